@@ -1,0 +1,52 @@
+package workloads
+
+import (
+	"errors"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+// ErrParse marks a message that a decoder could not parse. Decoders wrap it,
+// so callers count parse failures with errors.Is(err, ErrParse).
+var ErrParse = errors.New("workloads: parse error")
+
+// Codec is one wire format for one schema: how corpus records are encoded,
+// and the two decoders the consume paths use.
+type Codec interface {
+	Format() Format
+	Schema() *Schema
+
+	// Encode appends the encoding of r to dst and returns the extended slice.
+	Encode(dst []byte, r *Row) []byte
+
+	// NewColumnar returns a columnar decoder whose Arrow buffers come from mem.
+	NewColumnar(mem memory.Allocator) Columnar
+
+	// DecodeRow decodes one message into a Go row (the rowwise rung). It may
+	// allocate; that per-record cost is what the rowwise rung measures.
+	DecodeRow(msg []byte, r *Row) error
+}
+
+// Columnar decodes messages straight into Arrow builders. Append must not
+// allocate Go memory per message once warm (strings are appended from byte
+// views, never converted to Go strings).
+type Columnar interface {
+	// Append decodes one message and appends exactly one row. A message that
+	// does not parse appends nothing and returns an error wrapping ErrParse.
+	Append(msg []byte) error
+	// Len is the number of rows appended since the last NewRecordBatch.
+	Len() int
+	// NewRecordBatch returns the rows appended so far and resets the builders.
+	NewRecordBatch() arrow.RecordBatch
+	// Release frees the builders.
+	Release()
+}
+
+// RowBuilder transposes Go rows into Arrow (the rowwise rung's second half).
+type RowBuilder interface {
+	Add(r *Row)
+	Len() int
+	NewRecordBatch() arrow.RecordBatch
+	Release()
+}

@@ -1,0 +1,23 @@
+// Package workloads owns what the lab's records look like: the schemas (bid,
+// bid-wide), the seeded corpus generator, and the five wire formats (json,
+// avro, protobuf, csv, raw) with their encoders, rowwise decoders and
+// zero-allocation columnar decoders into Arrow, plus the row hashes that
+// verify every consumed batch against the corpus.
+//
+// It is the pure-Go bottom of the import graph:
+//
+//	cmd -> ladder -> {checkpointcost, source, clusters, alloc} -> workloads
+//
+// In the flow spec -> cells -> child process -> result -> journal ->
+// tables/plots/report, a cell names a schema and a format; the loader in
+// clusters/ encodes the corpus with a Codec into the cell's topic (named by
+// Corpus.ID), and inside the child process the consume paths in source/
+// decode it: the rowwise rung with Codec.DecodeRow and a RowBuilder, the
+// shallow and fast rungs with a Columnar. Each emitted batch is checked with
+// BatchChecksum against the checksum of the records it covers (Corpus.Checksum,
+// or O(1) from the precomputed Corpus.Hashes inside a measured loop).
+//
+// The package knows nothing of Kafka, processes or results, uses no cgo,
+// and never panics on message bytes: a bad message is an error wrapping
+// ErrParse and appends nothing.
+package workloads

@@ -1,0 +1,111 @@
+package workloads
+
+import (
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+// combo is one schema x format pair.
+type combo struct {
+	schema *Schema
+	codec  Codec
+}
+
+func (c combo) name() string {
+	return "schema=" + c.schema.Name + "/format=" + string(c.codec.Format())
+}
+
+// combos lists every built-in schema with every format.
+func combos(t testing.TB) []combo {
+	t.Helper()
+	var out []combo
+	for _, name := range SchemaNames() {
+		s, err := SchemaByName(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range Formats() {
+			c, err := NewCodec(f, s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, combo{s, c})
+		}
+	}
+	return out
+}
+
+func mustCodec(t testing.TB, f Format, schema string) Codec {
+	t.Helper()
+	s, err := SchemaByName(schema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := NewCodec(f, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// rowFromRecord reads row i of rec back into a Go Row under schema s.
+func rowFromRecord(t testing.TB, s *Schema, rec arrow.RecordBatch, i int) Row {
+	t.Helper()
+	var r Row
+	for k, c := range s.cols {
+		col := rec.Column(k)
+		if col.IsNull(i) {
+			t.Fatalf("column %s row %d is null", c.name, i)
+		}
+		switch c.kind {
+		case kindInt64:
+			*r.intField(c.field) = col.(*array.Int64).Value(i)
+		case kindTimestamp:
+			*r.intField(c.field) = int64(col.(*array.Timestamp).Value(i))
+		case kindString:
+			*r.strField(c.field) = col.(*array.String).Value(i)
+		case kindBinary:
+			r.Payload = append([]byte{}, col.(*array.Binary).Value(i)...)
+		}
+	}
+	return r
+}
+
+// logical drops the payload (for comparing logical fields) or, for a raw
+// schema, keeps only the payload.
+func logical(s *Schema, r Row) Row {
+	if s.IsRaw() {
+		return Row{Payload: append([]byte{}, r.Payload...)}
+	}
+	r.Payload = nil
+	return r
+}
+
+// decodeAll appends msgs to a fresh columnar decoder and returns the batch.
+func decodeAll(t testing.TB, c Codec, mem memory.Allocator, msgs [][]byte) arrow.RecordBatch {
+	t.Helper()
+	col := c.NewColumnar(mem)
+	defer col.Release()
+	for i, m := range msgs {
+		if err := col.Append(m); err != nil {
+			t.Fatalf("message %d %q: %v", i, m, err)
+		}
+	}
+	if col.Len() != len(msgs) {
+		t.Fatalf("Len() = %d, want %d", col.Len(), len(msgs))
+	}
+	return col.NewRecordBatch()
+}
+
+// builderLens returns the lengths of every column builder of a Columnar.
+func builderLens(col Columnar) []int {
+	c := col.(*columnar)
+	lens := make([]int, len(c.rb.Fields()))
+	for i, f := range c.rb.Fields() {
+		lens[i] = f.Len()
+	}
+	return lens
+}
