@@ -1,0 +1,101 @@
+package clusters
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Cluster is a Kafka cluster to consume from: a bootstrap list and
+// librdkafka-style client properties (security.protocol, sasl.mechanism,
+// sasl.username, sasl.password, ssl.ca.location, ...). Props may hold
+// secrets: print a Cluster with %v or %s (String), or print Redacted(),
+// never Props itself.
+type Cluster struct {
+	Bootstrap []string
+	Props     map[string]string
+}
+
+// Redacted is the text that replaces secret values.
+const RedactedValue = "REDACTED"
+
+// secretMarks are the substrings that make a property key secret.
+var secretMarks = []string{"password", "secret", "token", "key.pem", "sasl.jaas", "oauthbearer"}
+
+// IsSecretKey reports whether a property's value must never be printed.
+func IsSecretKey(key string) bool {
+	k := strings.ToLower(key)
+	for _, m := range secretMarks {
+		if strings.Contains(k, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// ParseProps turns repeated `--cluster-prop k=v` values into a map. Keys
+// are trimmed and must be non-empty and unique; values are kept as given
+// (they may contain '='). Errors never quote a secret value.
+func ParseProps(kvs []string) (map[string]string, error) {
+	props := make(map[string]string, len(kvs))
+	for i, kv := range kvs {
+		k, v, ok := strings.Cut(kv, "=")
+		k = strings.TrimSpace(k)
+		switch {
+		case !ok:
+			shown := fmt.Sprintf("%q", kv)
+			if IsSecretKey(kv) {
+				shown = "(" + RedactedValue + ")"
+			}
+			return nil, fmt.Errorf("clusters: cluster prop #%d %s is not key=value", i+1, shown)
+		case k == "":
+			return nil, fmt.Errorf("clusters: cluster prop #%d has an empty key", i+1)
+		}
+		if _, dup := props[k]; dup {
+			return nil, fmt.Errorf("clusters: cluster prop %q given twice", k)
+		}
+		props[k] = v
+	}
+	return props, nil
+}
+
+// Redacted returns a copy of Props with the values of secret keys replaced
+// by "REDACTED".
+func (c Cluster) Redacted() map[string]string {
+	out := make(map[string]string, len(c.Props))
+	for k, v := range c.Props {
+		if IsSecretKey(k) {
+			v = RedactedValue
+		}
+		out[k] = v
+	}
+	return out
+}
+
+// String renders the cluster on one line with secrets redacted, e.g.
+// "bootstrap=h1:9092,h2:9092 props={sasl.password=REDACTED security.protocol=SASL_SSL}".
+func (c Cluster) String() string {
+	red := c.Redacted()
+	keys := make([]string, 0, len(red))
+	for k := range red {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var b strings.Builder
+	b.WriteString("bootstrap=")
+	b.WriteString(strings.Join(c.Bootstrap, ","))
+	b.WriteString(" props={")
+	for i, k := range keys {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(k)
+		b.WriteByte('=')
+		b.WriteString(red[k])
+	}
+	b.WriteByte('}')
+	return b.String()
+}
+
+// GoString keeps %#v redacted too.
+func (c Cluster) GoString() string { return "clusters.Cluster{" + c.String() + "}" }

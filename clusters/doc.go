@@ -1,0 +1,31 @@
+// Package clusters provides the Kafka clusters the lab consumes from.
+//
+// It sits beside source/ under ladder/ in the flow
+// spec -> cells -> child process -> result -> journal -> tables/plots/report:
+// before the ladder runs any cell it asks clusters for a cluster, loads the
+// corpus once per (format, cluster) group, and reads back the broker count
+// that goes into the result's file-config lines.
+//
+// What it owns:
+//
+//   - The embedded cluster: RunEmbedded is the body of `fplab broker`, a
+//     kfake cluster of 1..9 brokers on 127.0.0.1 that prints one
+//     "bootstrap: host:port,..." line and serves until its context ends
+//     (ContextUntilStdinEOF ties that to the parent's stdin pipe, so a dead
+//     parent never leaves a broker behind). StartEmbedded runs it in its own
+//     process, so the broker's CPU and GC stay out of the consumer's figures
+//     and profiles; kfake in the consumer's process distorts both.
+//   - External clusters: Cluster is a bootstrap list plus librdkafka-style
+//     client properties (ParseProps, Redacted keeps secrets out of output).
+//   - Topic setup and corpus loading: Load creates the topic and produces
+//     record i to partition i % P, so (partition p, offset o) holds record
+//     o*P+p; TopicReady says when an existing topic already holds exactly
+//     that corpus, so callers skip Load.
+//   - Read-back: BrokerCount and PartitionCount from cluster metadata, always
+//     bounded in time, with one-line errors for an unreachable bootstrap.
+//
+// The package imports nothing of the project: the corpus enters as a
+// message func, so it stays independent of workloads. Tests and other
+// packages' tests get an embedded broker in a child process through the
+// clusterstest subpackage.
+package clusters

@@ -1,0 +1,119 @@
+package clusters
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kgo"
+)
+
+// LoadStats is what Load wrote and how long it took (topic set-up included).
+type LoadStats struct {
+	Records  int64
+	Bytes    int64 // value bytes
+	Duration time.Duration
+}
+
+// RecordsPerSec is Records over Duration.
+func (s LoadStats) RecordsPerSec() float64 {
+	if s.Duration <= 0 {
+		return 0
+	}
+	return float64(s.Records) / s.Duration.Seconds()
+}
+
+// LoadOpt tunes Load.
+type LoadOpt func(*loadConfig)
+
+type loadConfig struct {
+	generators      int
+	linger          time.Duration
+	batchBytes      int32
+	replication     int16
+	maxBuffered     int
+	deliveryTimeout time.Duration
+}
+
+func defaultLoadConfig() loadConfig {
+	return loadConfig{
+		generators:      runtime.GOMAXPROCS(0),
+		linger:          20 * time.Millisecond,
+		batchBytes:      1_000_000, // under every broker's default message.max.bytes
+		replication:     -1,        // the broker's default.replication.factor
+		maxBuffered:     200_000,
+		deliveryTimeout: 2 * time.Minute,
+	}
+}
+
+// WithGenerators sets how many goroutines call the message func (default
+// GOMAXPROCS, never more than the partition count).
+func WithGenerators(n int) LoadOpt { return func(c *loadConfig) { c.generators = n } }
+
+// WithLinger sets the producer linger (default 20ms).
+func WithLinger(d time.Duration) LoadOpt { return func(c *loadConfig) { c.linger = d } }
+
+// WithBatchBytes sets the producer's maximum batch size (default 1,000,000
+// bytes, which every broker's default message.max.bytes accepts).
+func WithBatchBytes(b int32) LoadOpt { return func(c *loadConfig) { c.batchBytes = b } }
+
+// WithReplicationFactor sets the new topic's replication factor (default
+// -1: the broker's default; the embedded cluster uses 1).
+func WithReplicationFactor(rf int16) LoadOpt { return func(c *loadConfig) { c.replication = rf } }
+
+// WithDeliveryTimeout bounds how long any record may wait for the cluster
+// to accept it before Load fails (default 2 minutes).
+func WithDeliveryTimeout(d time.Duration) LoadOpt {
+	return func(c *loadConfig) { c.deliveryTimeout = d }
+}
+
+// Load creates topic with partitions partitions and produces records
+// i = 0..n-1, record i to partition i % partitions and in order within each
+// partition, so that (partition p, offset o) holds record o*partitions+p.
+// The value of record i is message(dst, i): it appends to dst and returns
+// the result, and is called from several goroutines at once. Production is
+// idempotent and uncompressed. An existing topic is accepted only when it
+// has that partition count and is empty; callers skip Load when TopicReady
+// says the corpus is already there.
+func Load(ctx context.Context, c Cluster, topic string, partitions int, n int,
+	message func(dst []byte, i int) []byte, opts ...LoadOpt) (LoadStats, error) {
+	start := time.Now()
+	if err := validateCorpus(topic, partitions, n); err != nil {
+		return LoadStats{}, err
+	}
+	if message == nil {
+		return LoadStats{}, fmt.Errorf("clusters: nil message func")
+	}
+	cfg := defaultLoadConfig()
+	for _, o := range opts {
+		o(&cfg)
+	}
+	if cfg.generators < 1 {
+		return LoadStats{}, fmt.Errorf("clusters: generators must be >= 1, got %d", cfg.generators)
+	}
+	cfg.generators = min(cfg.generators, partitions)
+
+	cl, err := c.newClient(ctx,
+		kgo.RecordPartitioner(kgo.ManualPartitioner()),
+		kgo.ProducerBatchCompression(kgo.NoCompression()),
+		kgo.ProducerBatchMaxBytes(cfg.batchBytes),
+		kgo.ProducerLinger(cfg.linger),
+		kgo.MaxBufferedRecords(cfg.maxBuffered),
+		kgo.RecordDeliveryTimeout(cfg.deliveryTimeout),
+	)
+	if err != nil {
+		return LoadStats{}, err
+	}
+	defer cl.Close()
+	if err := ensureTopic(ctx, c, cl, topic, partitions, cfg.replication); err != nil {
+		return LoadStats{}, err
+	}
+	p := &producer{cl: cl, topic: topic, partitions: partitions, n: n, message: message}
+	bytes, err := p.run(ctx, cfg.generators)
+	if err != nil {
+		return LoadStats{}, fmt.Errorf("clusters: load %d records into topic %s on %s: %v", n, topic, strings.Join(c.seeds(), ","), err)
+	}
+	return LoadStats{Records: int64(n), Bytes: bytes, Duration: time.Since(start)}, nil
+}

@@ -1,0 +1,78 @@
+package clusters_test
+
+import (
+	"context"
+	"net"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fastpathlab/fplab/clusters"
+)
+
+func TestUnreachableBootstrap(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c := clusters.Cluster{Bootstrap: []string{"127.0.0.1:1"}}
+	_, err := clusters.BrokerCount(ctx, c)
+	if err == nil {
+		t.Fatal("BrokerCount of 127.0.0.1:1 succeeded")
+	}
+	msg := err.Error()
+	if !strings.HasPrefix(msg, "clusters: cannot reach bootstrap 127.0.0.1:1: dial tcp ") ||
+		!strings.Contains(msg, "connection refused") || strings.Contains(msg, "\n") {
+		t.Errorf("error = %q, want one line: clusters: cannot reach bootstrap 127.0.0.1:1: dial tcp ...: connection refused", msg)
+	}
+	if _, err := clusters.PartitionCount(ctx, c, "t"); err == nil || !strings.Contains(err.Error(), "cannot reach bootstrap") {
+		t.Errorf("PartitionCount: %v", err)
+	}
+	if _, err := clusters.TopicReady(ctx, c, "t", 1, 1); err == nil || !strings.Contains(err.Error(), "cannot reach bootstrap") {
+		t.Errorf("TopicReady: %v", err)
+	}
+}
+
+// TestSilentBrokerBoundedByContext: a listener that accepts but never
+// answers must not hang BrokerCount past its context.
+func TestSilentBrokerBoundedByContext(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		var held []net.Conn // open, never answered
+		defer func() {
+			for _, c := range held {
+				c.Close()
+			}
+		}()
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			held = append(held, conn)
+		}
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	_, err = clusters.BrokerCount(ctx, clusters.Cluster{Bootstrap: []string{ln.Addr().String()}})
+	if err == nil {
+		t.Fatal("BrokerCount of a silent listener succeeded")
+	}
+	if !strings.HasPrefix(err.Error(), "clusters: broker metadata from ") || strings.Contains(err.Error(), "\n") {
+		t.Errorf("error = %q", err)
+	}
+}
+
+func TestBadBootstrapLists(t *testing.T) {
+	for _, list := range []string{"", " , ", "nohost", "host:", ":9092"} {
+		if _, err := clusters.ParseBootstrap(list); err == nil {
+			t.Errorf("ParseBootstrap(%q) succeeded", list)
+		}
+	}
+	ctx := context.Background()
+	if _, err := clusters.BrokerCount(ctx, clusters.Cluster{}); err == nil || err.Error() != "clusters: no bootstrap servers" {
+		t.Errorf("BrokerCount without bootstrap: %v", err)
+	}
+}

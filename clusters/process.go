@@ -1,0 +1,204 @@
+package clusters
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// stopGrace is how long Stop waits after SIGTERM before SIGKILL.
+const stopGrace = 5 * time.Second
+
+// stderrTailBytes is how much of the child's stderr errors quote.
+const stderrTailBytes = 2048
+
+// Embedded is a broker running in a child process (`fplab broker ...` or a
+// test binary re-executed as one). Its stdin is a pipe held open by the
+// parent: closing it, or the parent dying, stops the broker.
+type Embedded struct {
+	argv      []string
+	cmd       *exec.Cmd
+	stdin     *os.File
+	stderr    *tailBuffer
+	bootstrap []string
+
+	exited  chan struct{} // closed when the child has been waited for
+	waitErr error         // set before exited is closed
+
+	stopOnce sync.Once
+	stopErr  error
+}
+
+// StartEmbedded starts argv (the full command, e.g. {"/path/fplab",
+// "broker", "--brokers", "3", "--partitions", "6"}) in its own process group
+// with a pipe as stdin, and waits up to timeout for its bootstrap line. On
+// timeout, early exit or ctx being done it kills the child and returns an
+// error quoting the child's stderr tail. ctx bounds only the start-up; the
+// child then runs until Stop.
+func StartEmbedded(ctx context.Context, argv []string, timeout time.Duration) (*Embedded, error) {
+	if len(argv) == 0 {
+		return nil, errors.New("clusters: empty broker command")
+	}
+	stdinR, stdinW, err := os.Pipe()
+	if err != nil {
+		return nil, fmt.Errorf("clusters: broker stdin pipe: %w", err)
+	}
+	stdoutR, stdoutW, err := os.Pipe()
+	if err != nil {
+		stdinR.Close()
+		stdinW.Close()
+		return nil, fmt.Errorf("clusters: broker stdout pipe: %w", err)
+	}
+	e := &Embedded{
+		argv:   append([]string(nil), argv...),
+		stdin:  stdinW,
+		stderr: newTailBuffer(stderrTailBytes),
+		exited: make(chan struct{}),
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Stdin = stdinR
+	cmd.Stdout = stdoutW
+	cmd.Stderr = e.stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.WaitDelay = time.Second
+	e.cmd = cmd
+	err = cmd.Start()
+	// The child holds its own copies; the parent keeps only its ends.
+	stdinR.Close()
+	stdoutW.Close()
+	if err != nil {
+		stdinW.Close()
+		stdoutR.Close()
+		return nil, fmt.Errorf("clusters: start broker %q: %w", argv[0], err)
+	}
+	go func() {
+		e.waitErr = cmd.Wait()
+		close(e.exited)
+	}()
+
+	lines := make(chan lineResult, 1)
+	go readBootstrap(stdoutR, lines)
+
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	var failure error
+	select {
+	case r := <-lines:
+		if r.err == nil {
+			e.bootstrap = r.addrs
+			return e, nil
+		}
+		failure = r.err
+		// Stdout usually ends because the child is exiting: report how.
+		select {
+		case <-e.exited:
+			failure = fmt.Errorf("exited before printing its bootstrap line: %v", e.waitErr)
+		case <-time.After(time.Second):
+		}
+	case <-e.exited:
+		failure = fmt.Errorf("exited before printing its bootstrap line: %v", e.waitErr)
+	case <-timer.C:
+		failure = fmt.Errorf("did not print its bootstrap line within %v", timeout)
+	case <-ctx.Done():
+		failure = fmt.Errorf("start-up abandoned: %w", ctx.Err())
+	}
+	e.kill()
+	return nil, fmt.Errorf("clusters: broker %s %s; stderr: %s", e.describe(), failure, e.stderrTail())
+}
+
+type lineResult struct {
+	addrs []string
+	err   error
+}
+
+// readBootstrap reports the first bootstrap line of r, then keeps draining
+// r so the child never blocks on a full stdout pipe.
+func readBootstrap(r *os.File, out chan<- lineResult) {
+	defer r.Close()
+	sc := bufio.NewScanner(r)
+	for sc.Scan() {
+		addrs, ok, err := parseBootstrapLine(sc.Text())
+		if !ok {
+			continue
+		}
+		out <- lineResult{addrs: addrs, err: err}
+		_, _ = io.Copy(io.Discard, r)
+		return
+	}
+	err := sc.Err()
+	if err == nil {
+		err = io.EOF
+	}
+	out <- lineResult{err: fmt.Errorf("stdout ended without a bootstrap line: %v", err)}
+}
+
+// Bootstrap returns the broker addresses the child printed.
+func (e *Embedded) Bootstrap() []string { return append([]string(nil), e.bootstrap...) }
+
+// Pid returns the child's process id (also its process group id).
+func (e *Embedded) Pid() int { return e.cmd.Process.Pid }
+
+// Stop ends the child: it closes stdin, sends SIGTERM to the child's process
+// group, waits up to a few seconds, then sends SIGKILL. It returns nil when
+// the child exited with status 0 or died of that SIGTERM. Calling it again
+// returns the first result.
+func (e *Embedded) Stop() error {
+	e.stopOnce.Do(func() { e.stopErr = e.stop() })
+	return e.stopErr
+}
+
+func (e *Embedded) stop() error {
+	e.stdin.Close()
+	select {
+	case <-e.exited:
+	default:
+		_ = syscall.Kill(-e.Pid(), syscall.SIGTERM)
+	}
+	select {
+	case <-e.exited:
+	case <-time.After(stopGrace):
+		e.kill()
+		return fmt.Errorf("clusters: broker %s did not stop within %v of SIGTERM; killed; stderr: %s",
+			e.describe(), stopGrace, e.stderrTail())
+	}
+	if e.waitErr != nil && !terminatedBySIGTERM(e.waitErr) {
+		return fmt.Errorf("clusters: broker %s: %v; stderr: %s", e.describe(), e.waitErr, e.stderrTail())
+	}
+	return nil
+}
+
+// terminatedBySIGTERM reports whether the child died of the SIGTERM Stop
+// sent, which is a clean stop for a child that does not handle it.
+func terminatedBySIGTERM(err error) bool {
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) {
+		return false
+	}
+	ws, ok := ee.Sys().(syscall.WaitStatus)
+	return ok && ws.Signaled() && ws.Signal() == syscall.SIGTERM
+}
+
+// kill sends SIGKILL to the child's process group and waits for the child.
+func (e *Embedded) kill() {
+	e.stdin.Close()
+	_ = syscall.Kill(-e.Pid(), syscall.SIGKILL)
+	<-e.exited
+}
+
+func (e *Embedded) describe() string {
+	return fmt.Sprintf("pid %d (%s)", e.cmd.Process.Pid, e.argv[0])
+}
+
+func (e *Embedded) stderrTail() string {
+	if s := e.stderr.String(); s != "" {
+		return s
+	}
+	return "(empty)"
+}

@@ -1,0 +1,59 @@
+package clusters
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kgo"
+)
+
+// topicVisibleTimeout bounds the wait for a new topic to show in metadata.
+const topicVisibleTimeout = 15 * time.Second
+
+// ensureTopic creates topic with the given partitions, or accepts an
+// existing one that has exactly those partitions and no records.
+func ensureTopic(ctx context.Context, c Cluster, cl *kgo.Client, topic string, partitions int, rf int16) error {
+	adm := kadm.NewClient(cl)
+	resp, err := adm.CreateTopic(ctx, int32(partitions), rf, nil, topic)
+	switch {
+	case err == nil:
+		return waitTopicVisible(ctx, c, adm, topic, partitions)
+	case errors.Is(err, kerr.TopicAlreadyExists):
+		s, err := readTopicState(ctx, c, adm, topic)
+		if err != nil {
+			return err
+		}
+		if s.partitions != partitions || s.records() != 0 {
+			return fmt.Errorf("clusters: topic %s already exists with %d partitions and %d records, want %d empty partitions; delete it or pick another topic",
+				topic, s.partitions, s.records(), partitions)
+		}
+		return nil
+	default:
+		msg := err.Error()
+		if resp.ErrMessage != "" {
+			msg += " (" + resp.ErrMessage + ")"
+		}
+		return c.requestError("create topic "+topic, errors.New(msg))
+	}
+}
+
+// waitTopicVisible polls metadata until topic shows all its partitions.
+func waitTopicVisible(ctx context.Context, c Cluster, adm *kadm.Client, topic string, partitions int) error {
+	ctx, cancel := context.WithTimeout(ctx, topicVisibleTimeout)
+	defer cancel()
+	for {
+		td, exists, err := topicDetail(ctx, c, adm, topic)
+		if err == nil && exists && len(td.Partitions) == partitions {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("clusters: topic %s created but not visible with %d partitions within %v", topic, partitions, topicVisibleTimeout)
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
