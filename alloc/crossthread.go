@@ -1,0 +1,33 @@
+package alloc
+
+// #include "sys.h"
+import "C"
+
+import (
+	"fmt"
+	"time"
+)
+
+// CrossThread measures the C allocator's cross-thread free path, the pattern
+// librdkafka has per consumed message (op allocated on its broker thread,
+// freed on the application thread): n malloc(size) on one pthread, the
+// matching free on another, at most 512 blocks in flight. It returns
+// malloc/free pairs per second of wall time. Sizes like librdkafka's op
+// (~200-300 bytes) and Arrow buffers (64 KiB) are the interesting ones.
+func CrossThread(n int, size int) (float64, error) {
+	if n <= 0 {
+		return 0, fmt.Errorf("alloc: CrossThread: n must be positive, got %d", n)
+	}
+	if size <= 0 {
+		return 0, fmt.Errorf("alloc: CrossThread: size must be positive, got %d", size)
+	}
+	var ns C.int64_t
+	if rc := C.fpl_crossthread(C.long(n), C.size_t(size), &ns); rc != 0 {
+		return 0, fmt.Errorf("alloc: CrossThread(n=%d, size=%d): %s", n, size, C.GoString(C.fpl_xt_strerror(rc)))
+	}
+	d := time.Duration(ns)
+	if d <= 0 {
+		d = 1
+	}
+	return float64(n) / d.Seconds(), nil
+}
