@@ -1,0 +1,122 @@
+// Package checkpointcost measures what checkpointing costs a consume path
+// whose checkpoint state advances once per emitted Arrow batch: checkpoint
+// duration and recovery replay at a cell's batch size, reported next to the
+// steady-state read rate of the same run, and proven exactly-once through
+// a committing sink and a verifier.
+//
+// Where it sits in the flow:
+//
+//	spec -> cells -> child process (fplab rung) -> [checkpointcost] -> source
+//	                                           -> result -> journal -> tables/plots/report
+//
+// The rung process of a checkpoint cell calls Supervise, which starts the
+// reader processes (argv from the rung, typically the same binary in a
+// reader role). Each reader process calls Restore, opens a source.Reader
+// with Config.Start = Restored.Start, and hands it to RunReader with its
+// stdout as the event stream. The package owns the coordinator, the
+// checkpoint store, the committing sink, failure injection, the verifier
+// and the figures (Result); the rung owns the cell, the source and the
+// printing.
+//
+// # Definitions
+//
+// Split state: per partition, the offset after the last record of the last
+// batch the reader emitted (source.Batch.Split). A record is read once the
+// batch holding it has been reported in a batch event; position is the
+// split state of the last reported batch.
+//
+// Trigger: the coordinator triggers checkpoints on a fixed grid, reader
+// start + k*Interval (default 1 s), one at a time: a grid point passing
+// while a checkpoint is pending or running is skipped, not queued.
+//
+// Barrier and alignment wait: the reader takes the barrier only at a batch
+// boundary, between two Next calls (never before its first batch), at the
+// first boundary at or after the trigger. Alignment wait = boundary time -
+// trigger time: how long the barrier waited behind the batch in flight.
+//
+// Snapshot: at the boundary, the sink pre-commits (flushes and fsyncs its
+// open transaction and its directory), then the split state and the sink's
+// pending transactions are serialised (JSON) and written durably to the
+// checkpoint store: temporary file, fsync, rename to ckpt-<id>.json, fsync
+// of the directory. Snapshot time = completion time - boundary time.
+//
+// Completion and duration: a checkpoint is complete once its file is
+// renamed and the directory synced. Duration (end to end) = completion
+// time - trigger time = alignment + snapshot. State size = bytes of the
+// checkpoint file. A checkpoint whose file cannot be written is failed: it
+// is reported (ckpt-failed event, Result.FailedCheckpoints), its sink
+// transaction stays pending and is covered by the next checkpoint, and
+// reading goes on. At the end of input the reader takes a final
+// checkpoint (so all records commit); if that one fails the reader fails.
+// The percentile figures cover periodic checkpoints only.
+//
+// Committing sink (two-phase commit, as Flink's TwoPhaseCommitSinkFunction):
+// each batch's record ids (partition, offset) are appended, as runs of
+// consecutive offsets, to the open transaction, a file under
+// <output>/staging. Pre-commit happens in the snapshot; commit, after
+// completion, renames every pending transaction into <output>/committed
+// and syncs that directory. Committed files are the output the verifier
+// reads. Commit is idempotent: a transaction already in committed/ is left
+// alone, so Restore can commit the restored checkpoint's pending
+// transactions again without harm (the crash window between completion
+// and commit), and then deletes every other staged transaction (data after
+// the restored checkpoint, which is read again).
+//
+// Failure: the supervisor draws Failures distinct kill targets (seeded,
+// records read since the range start, in the first 90% of the range). It
+// kills a reader with SIGKILL on the first batch event at or past the next
+// target, provided the reader has completed at least one checkpoint of its
+// own and is back at the previous killed reader's position. The next
+// reader restores the last completed checkpoint. A run that ends before
+// all kills were placed is an error.
+//
+// Replay = records read again after the restore that were read before the
+// failure = sum over partitions of (killed reader's position - restored
+// split state). A kill that lands between Next returning and the batch
+// event being written loses at most that one batch from the count.
+//
+// Recovery = new reader's process start (the supervisor's clock just before
+// exec) until its first batch event at or past the killed reader's
+// position on every partition. Start-up = process start until its first
+// record (exec, connect, metadata, assignment, first fetch: source
+// Stats.First); catch-up = the rest. Figures are means over failures.
+//
+// Steady state: each reader's window runs from its first record to its
+// last reported batch (start-up excluded, checkpoint pauses included);
+// rec/s = all rows reported by all readers, replayed rows included, over the
+// sum of the windows. Replayed rows count because reading them is real work
+// inside those windows; their cost is the separate replay and recovery
+// figures.
+//
+// Verifier: the committed output must hold every record of the bounded
+// range [Start[p], Stop[p]) exactly once, gap-free per partition. Lost,
+// duplicate and out-of-range counts are in Result.Verdict; any non-zero one
+// fails the cell.
+//
+// # Events protocol (reader stdout -> supervisor)
+//
+// One JSON object per line, each written with one write(2) so a killed
+// reader leaves whole lines; nothing else may be printed on stdout (a line
+// that is not an event fails the run). "t" is wall-clock Unix nanoseconds
+// (the processes share the host); *_ns fields are durations from the
+// reader's monotonic clock.
+//
+//	{"ev":"start","t":..,"pid":..,"restored":<ckpt id or 0>,"split":[..]}   first line
+//	{"ev":"first","t":<first record>}                                      before the first batch
+//	{"ev":"batch","t":..,"rec":<rows>,"split":[..]}                        every batch, before it is staged
+//	{"ev":"ckpt","t":..,"id":..,"trigger":..,"align_ns":..,"snapshot_ns":..,"dur_ns":..,"bytes":..,"split":[..],"final":bool}
+//	{"ev":"ckpt-failed", same fields, "err":".."}
+//	{"ev":"commit","t":..,"id":..,"txns":..,"rec":<records made visible>,"commit_ns":..}
+//	{"ev":"done","t":<last batch>,"rec":<rows read>}                       last line of a reader that finished
+//	{"ev":"error","t":..,"err":".."}                                       before a non-zero exit
+//
+// The batch event is on the read path: one write(2) of a short line per
+// batch, inside the measured window (a few microseconds, which matters
+// only at the smallest batch sizes). A last line cut short by a kill is
+// dropped.
+//
+// A reader exits 0 after done; the supervisor treats any other exit it did
+// not cause as a failed run. A reader that sends no event for StallTimeout
+// is killed and fails the run. Readers get Pdeathsig=SIGKILL, so none
+// outlives the supervisor's process.
+package checkpointcost

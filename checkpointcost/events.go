@@ -1,0 +1,92 @@
+package checkpointcost
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+)
+
+// Event is one line of the progress stream a reader writes (one JSON
+// object per line, see the package documentation for the protocol). Times
+// are Unix nanoseconds of the wall clock (reader and supervisor share the
+// host); durations are nanoseconds measured on the reader's monotonic clock.
+type Event struct {
+	Ev string `json:"ev"`
+	T  int64  `json:"t"`
+	// start
+	PID      int `json:"pid,omitempty"`
+	Restored int `json:"restored,omitempty"`
+	// start, batch, ckpt, ckpt-failed: the split state (per partition, the
+	// offset after the last record read).
+	Split []int64 `json:"split,omitempty"`
+	// batch: rows in the batch; done: rows this reader read in all; commit:
+	// records made visible.
+	Rec int64 `json:"rec,omitempty"`
+	// ckpt, ckpt-failed, commit
+	ID         int   `json:"id,omitempty"`
+	Trigger    int64 `json:"trigger,omitempty"`
+	AlignNS    int64 `json:"align_ns,omitempty"`
+	SnapshotNS int64 `json:"snapshot_ns,omitempty"`
+	DurNS      int64 `json:"dur_ns,omitempty"`
+	Bytes      int64 `json:"bytes,omitempty"`
+	Final      bool  `json:"final,omitempty"`
+	// commit
+	Txns     int   `json:"txns,omitempty"`
+	CommitNS int64 `json:"commit_ns,omitempty"`
+	// ckpt-failed, error
+	Err string `json:"err,omitempty"`
+}
+
+// The event kinds.
+const (
+	EvStart      = "start"
+	EvFirst      = "first"
+	EvBatch      = "batch"
+	EvCkpt       = "ckpt"
+	EvCkptFailed = "ckpt-failed"
+	EvCommit     = "commit"
+	EvDone       = "done"
+	EvError      = "error"
+)
+
+// eventWriter writes events, each with a single Write so that a reader
+// killed mid-stream leaves only whole lines behind.
+type eventWriter struct {
+	w   io.Writer
+	buf []byte
+}
+
+func (e *eventWriter) emit(ev *Event) error {
+	data, err := json.Marshal(ev)
+	if err != nil {
+		return fmt.Errorf("checkpointcost: encode event: %w", err)
+	}
+	return e.write(append(data, '\n'))
+}
+
+// batch writes the per-batch event without reflection: it is on the read
+// path once per batch.
+func (e *eventWriter) batch(t int64, rec int, split []int64) error {
+	b := append(e.buf[:0], `{"ev":"batch","t":`...)
+	b = strconv.AppendInt(b, t, 10)
+	b = append(b, `,"rec":`...)
+	b = strconv.AppendInt(b, int64(rec), 10)
+	b = append(b, `,"split":[`...)
+	for i, v := range split {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, v, 10)
+	}
+	b = append(b, "]}\n"...)
+	e.buf = b
+	return e.write(b)
+}
+
+func (e *eventWriter) write(b []byte) error {
+	if _, err := e.w.Write(b); err != nil {
+		return fmt.Errorf("checkpointcost: write event: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,198 @@
+package checkpointcost
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"slices"
+	"syscall"
+	"time"
+)
+
+// incarnation is what the supervisor knows about one reader process, from
+// its events. Times are Unix nanoseconds.
+type incarnation struct {
+	index   int
+	nStart  int
+	target  []int64 // position to get back to (nil: first reader)
+	started int64
+
+	restoredID int
+	restored   []int64
+	split      []int64
+	first      int64
+	last       int64
+	read       int64
+	ckpts      int
+	caughtUp   int64
+	done       bool
+	doneT      int64
+	killed     bool
+	errMsg     string
+}
+
+// handle applies one event of the reader's stream.
+func (inc *incarnation) handle(ev *Event, res *Result) error {
+	switch ev.Ev {
+	case EvStart:
+		if len(ev.Split) != inc.nStart {
+			return fmt.Errorf("checkpointcost: reader %d starts with %d partitions, the range has %d", inc.index, len(ev.Split), inc.nStart)
+		}
+		inc.restoredID, inc.restored = ev.Restored, slices.Clone(ev.Split)
+		inc.split = slices.Clone(ev.Split)
+	case EvFirst:
+		inc.first = ev.T
+	case EvBatch:
+		if len(ev.Split) != inc.nStart {
+			return fmt.Errorf("checkpointcost: reader %d reported %d partitions, the range has %d", inc.index, len(ev.Split), inc.nStart)
+		}
+		inc.read += ev.Rec
+		inc.last = ev.T
+		inc.split = ev.Split
+		if inc.target != nil && inc.caughtUp == 0 && atOrPast(inc.split, inc.target) {
+			inc.caughtUp = ev.T
+		}
+	case EvCkpt:
+		if !ev.Final {
+			inc.ckpts++
+		}
+		res.Checkpoints = append(res.Checkpoints, Checkpoint{
+			ID: ev.ID, Reader: inc.index, Final: ev.Final, Bytes: ev.Bytes,
+			Align: time.Duration(ev.AlignNS), Snapshot: time.Duration(ev.SnapshotNS), Duration: time.Duration(ev.DurNS),
+		})
+	case EvCkptFailed:
+		if res.FailedCheckpoints == 0 {
+			res.FailedErr = ev.Err
+		}
+		res.FailedCheckpoints++
+	case EvCommit:
+	case EvDone:
+		inc.done, inc.doneT = true, ev.T
+	case EvError:
+		inc.errMsg = ev.Err
+	default:
+		return fmt.Errorf("checkpointcost: reader %d sent unknown event %q", inc.index, ev.Ev)
+	}
+	return nil
+}
+
+// runOne runs one reader process to its end: it exits after its done
+// event, or the supervisor kills it.
+func (s *supervisor) runOne(ctx context.Context, inc *incarnation) error {
+	argv := s.opt.ReaderArgv(inc.index)
+	if len(argv) == 0 {
+		return fmt.Errorf("checkpointcost: empty argv for reader %d", inc.index)
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Stderr = s.opt.Stderr
+	// A reader must not outlive the supervisor's process.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return fmt.Errorf("checkpointcost: %w", err)
+	}
+	inc.started = time.Now().UnixNano()
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("checkpointcost: start reader %d: %w", inc.index, err)
+	}
+
+	evs := make(chan Event, 256)
+	var scanErr error
+	var partial []byte
+	go func() {
+		defer close(evs)
+		partial, scanErr = readEvents(out, inc.index, evs)
+	}()
+
+	// abort kills the reader and waits for it: no reader outlives runOne.
+	abort := func(err error) error {
+		_ = cmd.Process.Kill()
+		for range evs {
+		}
+		_ = cmd.Wait()
+		return err
+	}
+	stall := time.NewTimer(s.opt.StallTimeout)
+	defer stall.Stop()
+	for open := true; open; {
+		select {
+		case ev, ok := <-evs:
+			if !ok {
+				open = false
+				break
+			}
+			stall.Reset(s.opt.StallTimeout)
+			if err := inc.handle(&ev, &s.res); err != nil {
+				return abort(err)
+			}
+			if ev.Ev == EvBatch && s.shouldKill(inc) {
+				if err := cmd.Process.Kill(); err != nil {
+					return abort(fmt.Errorf("checkpointcost: kill reader %d: %w", inc.index, err))
+				}
+				inc.killed = true
+				s.kills++
+			}
+		case <-stall.C:
+			return abort(fmt.Errorf("checkpointcost: reader %d sent no event for %v", inc.index, s.opt.StallTimeout))
+		case <-ctx.Done():
+			return abort(fmt.Errorf("checkpointcost: reader %d: %w", inc.index, ctx.Err()))
+		}
+	}
+	if scanErr != nil {
+		return abort(scanErr)
+	}
+	if partial != nil && !inc.killed {
+		return abort(fmt.Errorf("checkpointcost: reader %d ended in the middle of an event line", inc.index))
+	}
+	werr := cmd.Wait()
+	if inc.killed && werr == nil && inc.done {
+		// The reader finished before the kill landed: not a failure.
+		inc.killed = false
+		s.kills--
+	}
+	switch {
+	case inc.killed:
+		return nil
+	case werr != nil:
+		msg := inc.errMsg
+		if msg == "" {
+			msg = "no error event"
+		}
+		return fmt.Errorf("checkpointcost: reader %d failed: %v (%s)", inc.index, werr, msg)
+	case !inc.done:
+		return fmt.Errorf("checkpointcost: reader %d exited without its done event", inc.index)
+	}
+	return nil
+}
+
+// readEvents decodes the event lines of r into evs until EOF. A last line
+// without its newline is returned as partial, not decoded: a reader killed
+// while the pipe was full can leave half an event behind.
+func readEvents(r io.Reader, index int, evs chan<- Event) (partial []byte, err error) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	for {
+		line, rerr := br.ReadBytes('\n')
+		if errors.Is(rerr, io.EOF) {
+			if len(line) > 0 {
+				return line, nil
+			}
+			return nil, nil
+		}
+		if rerr != nil {
+			return nil, fmt.Errorf("checkpointcost: read events of reader %d: %w", index, rerr)
+		}
+		var ev Event
+		if err := json.Unmarshal(bytes.TrimSpace(line), &ev); err != nil || ev.Ev == "" {
+			if len(line) > 80 {
+				line = append(line[:80:80], "..."...)
+			}
+			return nil, fmt.Errorf("checkpointcost: reader %d printed a line that is not an event: %q", index, bytes.TrimSpace(line))
+		}
+		evs <- ev
+	}
+}

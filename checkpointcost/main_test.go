@@ -1,0 +1,102 @@
+package checkpointcost
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+// childFlag makes the test binary a reader process (see TestMain), so the
+// supervisor's SIGKILL kills a real process.
+const childFlag = "-checkpointcost.reader"
+
+// childConfig is a reader process's configuration, passed as one JSON
+// argument after childFlag.
+type childConfig struct {
+	Store, Output string
+	Start, Stop   []int64
+	Batch         int
+	Pace          time.Duration
+	Interval      time.Duration
+	// FailStore lists checkpoint ids whose state write fails.
+	FailStore []int
+	// CrashAfterComplete > 0: the reader SIGKILLs itself once checkpoint
+	// CrashAfterComplete is durable, before its transactions are committed.
+	CrashAfterComplete int
+}
+
+func TestMain(m *testing.M) {
+	if len(os.Args) == 3 && os.Args[1] == childFlag {
+		if err := childMain(os.Args[2]); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+func childArgv(c childConfig) []string {
+	js, err := json.Marshal(c)
+	if err != nil {
+		panic(err) // a test bug: childConfig always encodes
+	}
+	return []string{os.Args[0], childFlag, string(js)}
+}
+
+func childMain(arg string) error {
+	var c childConfig
+	if err := json.Unmarshal([]byte(arg), &c); err != nil {
+		return fmt.Errorf("child: %v", err)
+	}
+	restored, err := Restore(c.Store, c.Output, c.Start)
+	if err != nil {
+		return err
+	}
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	r := newFakeReader(mem, restored.Start, c.Stop, c.Batch, c.Pace)
+	opt := ReaderOptions{Store: c.Store, Output: c.Output, Interval: c.Interval, Restored: restored}
+	if len(c.FailStore) > 0 {
+		opt.fs = &failingFS{store: c.Store, fail: func(id int) bool { return slices.Contains(c.FailStore, id) }}
+	}
+	if c.CrashAfterComplete > 0 {
+		opt.afterComplete = func(id int) {
+			if id == c.CrashAfterComplete {
+				_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
+				select {} // SIGKILL cannot be caught; never reached
+			}
+		}
+	}
+	err = RunReader(context.Background(), r, opt, os.Stdout)
+	r.Close()
+	if n := mem.CurrentAlloc(); err == nil && n != 0 {
+		return fmt.Errorf("child: %d Arrow bytes not released", n)
+	}
+	return err
+}
+
+// failingFS is the OS file system except that creating the temporary file
+// of a checkpoint whose id fail selects returns an error, as a full disk
+// or a read-only store would.
+type failingFS struct {
+	osFS
+	store string
+	fail  func(id int) bool
+}
+
+func (f *failingFS) Create(name string) (file, error) {
+	if rest, ok := strings.CutPrefix(name, f.store+string(os.PathSeparator)); ok {
+		if id, ok := ckptID(strings.TrimSuffix(rest, ".tmp")); ok && f.fail(id) {
+			return nil, &os.PathError{Op: "open", Path: name, Err: syscall.ENOSPC}
+		}
+	}
+	return f.osFS.Create(name)
+}

@@ -1,0 +1,205 @@
+package checkpointcost
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/fastpathlab/fplab/source"
+)
+
+// DefaultInterval is the checkpoint interval when ReaderOptions.Interval
+// is zero.
+const DefaultInterval = time.Second
+
+// ReaderOptions configure one reader process.
+type ReaderOptions struct {
+	// Store is the checkpoint store directory; Output is the sink's
+	// directory (staging/ and committed/ below it).
+	Store, Output string
+	// Interval is the checkpoint interval (0: DefaultInterval).
+	Interval time.Duration
+	// Restored is what Restore returned; the source must have been opened
+	// with Config.Start = Restored.Start.
+	Restored Restored
+
+	// fs replaces the operating system's file system (tests).
+	fs fileSystem
+	// afterComplete runs once checkpoint id is durable and before its
+	// transactions are committed (tests: a crash in that window).
+	afterComplete func(id int)
+}
+
+// reader is the state of one RunReader call.
+type reader struct {
+	opt     ReaderOptions
+	fs      fileSystem
+	ev      eventWriter
+	sink    *sink
+	coord   *coordinator
+	split   []int64
+	nextID  int
+	batches int64
+	rows    int64
+	last    time.Time
+}
+
+// RunReader drains r to its end under checkpointing and writes progress
+// events (see the package documentation) to events. Between two Next
+// calls it takes a barrier if the coordinator has triggered one; each
+// batch's record ids are staged in the committing sink. At the end it
+// takes a final checkpoint so every record is committed. A failed
+// checkpoint write is reported as a ckpt-failed event and reading goes on
+// (its transactions stay pending for the next checkpoint); a failed final
+// checkpoint, a sink failure or a read error ends the reader with an error.
+// The caller owns r (and closes it).
+func RunReader(ctx context.Context, r source.Reader, opt ReaderOptions, events io.Writer) error {
+	if opt.Store == "" || opt.Output == "" {
+		return fmt.Errorf("checkpointcost: reader needs a store and an output directory")
+	}
+	if opt.Restored.Start == nil {
+		return fmt.Errorf("checkpointcost: reader needs its start offsets (ReaderOptions.Restored from Restore)")
+	}
+	if opt.Interval < 0 {
+		return fmt.Errorf("checkpointcost: negative checkpoint interval %v", opt.Interval)
+	}
+	if opt.Interval == 0 {
+		opt.Interval = DefaultInterval
+	}
+	fsys := opt.fs
+	if fsys == nil {
+		fsys = osFS{}
+	}
+	rd := &reader{
+		opt: opt, fs: fsys, ev: eventWriter{w: events},
+		sink:   newSink(fsys, opt.Output),
+		split:  append([]int64(nil), opt.Restored.Start...),
+		nextID: opt.Restored.ID + 1,
+	}
+	defer rd.sink.close()
+	err := rd.run(ctx, r)
+	if err != nil {
+		_ = rd.ev.emit(&Event{Ev: EvError, T: time.Now().UnixNano(), Err: err.Error()})
+	}
+	return err
+}
+
+func (rd *reader) run(ctx context.Context, r source.Reader) error {
+	start := time.Now()
+	if err := rd.ev.emit(&Event{Ev: EvStart, T: start.UnixNano(), PID: os.Getpid(), Restored: rd.opt.Restored.ID, Split: rd.split}); err != nil {
+		return err
+	}
+	rd.coord = newCoordinator(start, rd.opt.Interval)
+	for {
+		if rd.batches > 0 {
+			if trig, ok := rd.coord.due(time.Now()); ok {
+				if err := rd.checkpoint(trig, false); err != nil {
+					return err
+				}
+			}
+		}
+		b, err := r.Next(ctx)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return fmt.Errorf("checkpointcost: read: %w", err)
+		}
+		if err := rd.batch(r, b); err != nil {
+			return err
+		}
+	}
+	if err := rd.checkpoint(time.Now(), true); err != nil {
+		return err
+	}
+	end := rd.last
+	if end.IsZero() {
+		end = time.Now()
+	}
+	return rd.ev.emit(&Event{Ev: EvDone, T: end.UnixNano(), Rec: rd.rows})
+}
+
+// batch reports one batch (before anything else happens to it, so a batch
+// counts as read once its event is out) and stages its ids.
+func (rd *reader) batch(r source.Reader, b *source.Batch) error {
+	if b.Rec != nil {
+		defer b.Rec.Release()
+	}
+	now := time.Now()
+	if rd.batches == 0 {
+		first := r.Stats().First
+		if first.IsZero() {
+			first = now
+		}
+		if err := rd.ev.emit(&Event{Ev: EvFirst, T: first.UnixNano()}); err != nil {
+			return err
+		}
+	}
+	rd.batches++
+	rd.rows += int64(len(b.Partitions))
+	rd.last = now
+	if len(b.Split) != len(rd.split) {
+		return fmt.Errorf("checkpointcost: batch has split state for %d partitions, the reader started with %d", len(b.Split), len(rd.split))
+	}
+	copy(rd.split, b.Split)
+	if err := rd.ev.batch(now.UnixNano(), len(b.Partitions), rd.split); err != nil {
+		return err
+	}
+	return rd.sink.stage(rd.nextID, b.Partitions, b.Offsets)
+}
+
+// checkpoint runs one checkpoint attempt at a batch boundary. Only errors
+// that make exactly-once impossible to keep are returned; a store that
+// cannot be written fails the checkpoint (an event) unless it is the final
+// one.
+func (rd *reader) checkpoint(trigger time.Time, final bool) error {
+	boundary := time.Now()
+	id := rd.nextID
+	rd.nextID++
+	if err := rd.sink.preCommit(); err != nil {
+		return err
+	}
+	snap := snapshot{Version: snapshotVersion, ID: id, Split: rd.split, Pending: rd.sink.pending}
+	if snap.Pending == nil {
+		snap.Pending = []txn{}
+	}
+	n, werr := writeSnapshot(rd.fs, rd.opt.Store, &snap)
+	done := time.Now()
+	ev := Event{
+		Ev: EvCkpt, T: done.UnixNano(), ID: id, Split: rd.split, Final: final,
+		Trigger: trigger.UnixNano(), AlignNS: int64(boundary.Sub(trigger)),
+		SnapshotNS: int64(done.Sub(boundary)), DurNS: int64(done.Sub(trigger)),
+		Bytes: int64(n),
+	}
+	if werr != nil {
+		ev.Ev, ev.Err = EvCkptFailed, werr.Error()
+		if err := rd.ev.emit(&ev); err != nil {
+			return err
+		}
+		rd.coord.finished(time.Now())
+		if final {
+			return fmt.Errorf("checkpointcost: final checkpoint failed: %w", werr)
+		}
+		return nil
+	}
+	if err := rd.ev.emit(&ev); err != nil {
+		return err
+	}
+	if rd.opt.afterComplete != nil {
+		rd.opt.afterComplete(id)
+	}
+	c0 := time.Now()
+	txns, recs, err := rd.sink.commitPending()
+	if err != nil {
+		return err
+	}
+	c1 := time.Now()
+	if err := rd.ev.emit(&Event{Ev: EvCommit, T: c1.UnixNano(), ID: id, Txns: txns, Rec: recs, CommitNS: int64(c1.Sub(c0))}); err != nil {
+		return err
+	}
+	rd.coord.finished(c1)
+	return nil
+}

@@ -1,0 +1,188 @@
+package checkpointcost
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+// runInProcess runs RunReader over a fake source from start to stop and
+// returns its events.
+func runInProcess(t *testing.T, opt ReaderOptions, start, stop []int64, batch int) ([]Event, error) {
+	t.Helper()
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	r := newFakeReader(mem, start, stop, batch, time.Millisecond)
+	if opt.Interval == 0 {
+		opt.Interval = 5 * time.Millisecond
+	}
+	opt.Restored = Restored{Start: start}
+	var buf bytes.Buffer
+	err := RunReader(context.Background(), r, opt, &buf)
+	r.Close()
+	mem.AssertSize(t, 0)
+	return parseEvents(t, buf.Bytes()), err
+}
+
+func parseEvents(t *testing.T, data []byte) []Event {
+	t.Helper()
+	var evs []Event
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for sc.Scan() {
+		var ev Event
+		if err := json.Unmarshal(sc.Bytes(), &ev); err != nil {
+			t.Fatalf("bad event line %q: %v", sc.Text(), err)
+		}
+		evs = append(evs, ev)
+	}
+	return evs
+}
+
+func count(evs []Event, kind string) int {
+	n := 0
+	for _, ev := range evs {
+		if ev.Ev == kind {
+			n++
+		}
+	}
+	return n
+}
+
+func TestRunReaderEvents(t *testing.T) {
+	dir := t.TempDir()
+	store, out := filepath.Join(dir, "store"), filepath.Join(dir, "out")
+	start, stop := []int64{0, 100}, []int64{2000, 1500}
+	evs, err := runInProcess(t, ReaderOptions{Store: store, Output: out}, start, stop, 97)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if evs[0].Ev != EvStart || evs[1].Ev != EvFirst || evs[len(evs)-1].Ev != EvDone {
+		t.Fatalf("stream starts %q %q and ends %q", evs[0].Ev, evs[1].Ev, evs[len(evs)-1].Ev)
+	}
+	var rows int64
+	lastID, periodic, final := 0, 0, 0
+	for i, ev := range evs {
+		switch ev.Ev {
+		case EvBatch:
+			rows += ev.Rec
+		case EvCkpt:
+			if ev.ID != lastID+1 {
+				t.Errorf("checkpoint %d follows %d", ev.ID, lastID)
+			}
+			lastID = ev.ID
+			if ev.Final {
+				final++
+			} else {
+				periodic++
+			}
+			if ev.DurNS != ev.AlignNS+ev.SnapshotNS || ev.Bytes <= 0 {
+				t.Errorf("checkpoint %d: dur %d != align %d + snapshot %d, or no bytes (%d)", ev.ID, ev.DurNS, ev.AlignNS, ev.SnapshotNS, ev.Bytes)
+			}
+			if next := evs[i+1]; next.Ev != EvCommit || next.ID != ev.ID {
+				t.Errorf("checkpoint %d is followed by %q %d, want its commit", ev.ID, next.Ev, next.ID)
+			}
+		}
+	}
+	if want := int64(2000 + 1400); rows != want || evs[len(evs)-1].Rec != want {
+		t.Errorf("batches report %d rows, done %d, want %d", rows, evs[len(evs)-1].Rec, want)
+	}
+	if periodic == 0 || final != 1 {
+		t.Errorf("%d periodic and %d final checkpoints, want >0 and 1", periodic, final)
+	}
+	v, err := Verify(out, start, stop)
+	if err != nil || !v.OK() {
+		t.Errorf("verdict %+v, %v", v, err)
+	}
+	if ents, _ := os.ReadDir(filepath.Join(out, stagingDir)); len(ents) != 0 {
+		t.Errorf("%d staging files left after the final commit", len(ents))
+	}
+}
+
+// A store whose parent is a regular file cannot be written, even by root:
+// every checkpoint fails visibly and nothing is committed.
+func TestRunReaderStoreUnderFile(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "file"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	store, out := filepath.Join(dir, "file", "store"), filepath.Join(dir, "out")
+	evs, err := runInProcess(t, ReaderOptions{Store: store, Output: out}, []int64{0}, []int64{3000}, 100)
+	if err == nil || !strings.Contains(err.Error(), "final checkpoint failed") {
+		t.Fatalf("err = %v, want a failed final checkpoint", err)
+	}
+	if n := count(evs, EvCkptFailed); n < 2 {
+		t.Errorf("%d ckpt-failed events, want the periodic ones and the final one", n)
+	}
+	if n := count(evs, EvCkpt) + count(evs, EvCommit); n != 0 {
+		t.Errorf("%d checkpoints or commits reported with an unwritable store", n)
+	}
+	if count(evs, EvError) != 1 {
+		t.Error("no error event")
+	}
+	v, err := Verify(out, []int64{0}, []int64{0})
+	if err != nil || !v.OK() || v.Files != 0 {
+		t.Errorf("committed output %+v, %v; want nothing", v, err)
+	}
+}
+
+// A store that fails from checkpoint 3 on (a disk that fills up): the
+// checkpoints before stay committed, exactly once, and nothing else is.
+func TestRunReaderStoreFailsLater(t *testing.T) {
+	dir := t.TempDir()
+	store, out := filepath.Join(dir, "store"), filepath.Join(dir, "out")
+	opt := ReaderOptions{Store: store, Output: out}
+	opt.fs = &failingFS{store: store, fail: func(id int) bool { return id >= 3 }}
+	evs, err := runInProcess(t, opt, []int64{0, 0}, []int64{3000, 3000}, 50)
+	if err == nil {
+		t.Fatal("a failed final checkpoint did not fail the reader")
+	}
+	var split2 []int64
+	for _, ev := range evs {
+		if ev.Ev == EvCkpt && ev.ID == 2 {
+			split2 = ev.Split
+		}
+	}
+	if split2 == nil || count(evs, EvCkpt) != 2 || count(evs, EvCkptFailed) == 0 {
+		t.Fatalf("want checkpoints 1 and 2 then failures; got %d ckpt, %d failed", count(evs, EvCkpt), count(evs, EvCkptFailed))
+	}
+	v, err := Verify(out, []int64{0, 0}, split2)
+	if err != nil || !v.OK() || v.Files == 0 {
+		t.Errorf("committed output against checkpoint 2's split %v: %+v, %v", split2, v, err)
+	}
+}
+
+func TestRunReaderBadOptions(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	dir := t.TempDir()
+	ok := ReaderOptions{Store: filepath.Join(dir, "s"), Output: filepath.Join(dir, "o"), Restored: Restored{Start: []int64{0}}}
+	for name, edit := range map[string]func(o *ReaderOptions){
+		"no store":    func(o *ReaderOptions) { o.Store = "" },
+		"no start":    func(o *ReaderOptions) { o.Restored.Start = nil },
+		"negative iv": func(o *ReaderOptions) { o.Interval = -time.Second },
+	} {
+		o := ok
+		edit(&o)
+		r := newFakeReader(mem, []int64{0}, []int64{10}, 5, 0)
+		if err := RunReader(context.Background(), r, o, io.Discard); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+		r.Close()
+	}
+	// A source whose split state has another partition count than the start.
+	o := ok
+	o.Restored.Start = []int64{0, 0}
+	r := newFakeReader(mem, []int64{0}, []int64{10}, 5, 0)
+	if err := RunReader(context.Background(), r, o, io.Discard); err == nil || !strings.Contains(err.Error(), "split state for 1 partitions") {
+		t.Errorf("partition mismatch: err = %v", err)
+	}
+	r.Close()
+	mem.AssertSize(t, 0)
+}
