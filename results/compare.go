@@ -1,0 +1,213 @@
+package results
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strings"
+
+	"golang.org/x/perf/benchmath"
+	"golang.org/x/perf/benchunit"
+)
+
+// DefaultThreshold is the relative worsening a significant change must
+// exceed to count as a regression.
+const DefaultThreshold = 0.05
+
+// Comparison holds benchstat-style deltas between two runs, per cell and
+// unit, for the cells both runs measured (OK rows only).
+type Comparison struct {
+	// Threshold is the relative worsening above which a significant
+	// change is a regression.
+	Threshold float64
+	// OldLabel and NewLabel head the two columns ("old", "new" unless
+	// the caller sets them, e.g. to run directory names).
+	OldLabel, NewLabel string
+	// Units in order of first appearance (old run first).
+	Units []string
+	// Rows, grouped by unit in Units order, cells in axis order.
+	Rows []CompareRow
+	// OnlyOld and OnlyNew list cells that only one run measured.
+	OnlyOld, OnlyNew []string
+}
+
+// CompareRow compares one cell's unit between the runs. New.Delta holds
+// the test against Old.
+type CompareRow struct {
+	Cell, Unit string
+	Old, New   *Stat
+	Better     Direction
+	// Worse is set when the centers moved in the unit's bad direction;
+	// By is then that move as a positive fraction of Old.Center.
+	Worse bool
+	By    float64
+	// Regression: Worse, significant, and By > Threshold.
+	Regression bool
+}
+
+// Compare compares the OK rows of two runs. threshold (DefaultThreshold
+// for the usual 5%) must be a finite non-negative fraction.
+func Compare(old, new []Row, threshold float64) (Comparison, error) {
+	if threshold < 0 || math.IsNaN(threshold) || math.IsInf(threshold, 0) {
+		return Comparison{}, fmt.Errorf("results: compare: threshold %v is not a non-negative fraction", threshold)
+	}
+	dOld, err := newDataset(old)
+	if err != nil {
+		return Comparison{}, fmt.Errorf("results: compare old run: %v", strings.TrimPrefix(err.Error(), "results: "))
+	}
+	dNew, err := newDataset(new)
+	if err != nil {
+		return Comparison{}, fmt.Errorf("results: compare new run: %v", strings.TrimPrefix(err.Error(), "results: "))
+	}
+	c := Comparison{Threshold: threshold, OldLabel: "old", NewLabel: "new"}
+	axes := slices.Clone(dOld.axes)
+	for _, a := range dNew.axes {
+		if !slices.Contains(axes, a) {
+			axes = append(axes, a)
+		}
+	}
+	c.Units = slices.Clone(dOld.units)
+	for _, u := range dNew.units {
+		if !slices.Contains(c.Units, u) {
+			c.Units = append(c.Units, u)
+		}
+	}
+	oldCells, newCells := cellSet(dOld), cellSet(dNew)
+	for _, u := range c.Units {
+		ov, nv := valuesByCell(dOld.byUnit[u]), valuesByCell(dNew.byUnit[u])
+		var cells []string
+		for cell := range ov {
+			if _, ok := nv[cell]; ok {
+				cells = append(cells, cell)
+			}
+		}
+		if err := sortCells(cells, axes); err != nil {
+			return Comparison{}, err
+		}
+		for _, cell := range cells {
+			so := newStat(cell, ov[cell], DefaultNoisyCV)
+			sn := newStat(cell, nv[cell], DefaultNoisyCV)
+			compareStats(so, sn)
+			r := CompareRow{Cell: cell, Unit: u, Old: so, New: sn, Better: Better(u)}
+			r.Worse, r.By = Worse(u, so.Center, sn.Center)
+			r.Regression = r.Worse && sn.Delta.Significant && r.By > threshold
+			c.Rows = append(c.Rows, r)
+		}
+	}
+	for cell := range oldCells {
+		if !newCells[cell] {
+			c.OnlyOld = append(c.OnlyOld, cell)
+		}
+	}
+	for cell := range newCells {
+		if !oldCells[cell] {
+			c.OnlyNew = append(c.OnlyNew, cell)
+		}
+	}
+	if err := sortCells(c.OnlyOld, axes); err != nil {
+		return Comparison{}, err
+	}
+	if err := sortCells(c.OnlyNew, axes); err != nil {
+		return Comparison{}, err
+	}
+	return c, nil
+}
+
+func cellSet(ds *dataset) map[string]bool {
+	set := map[string]bool{}
+	for _, obs := range ds.byUnit {
+		for _, o := range obs {
+			set[o.cell] = true
+		}
+	}
+	return set
+}
+
+func valuesByCell(obs []observation) map[string][]float64 {
+	m := map[string][]float64{}
+	for _, o := range obs {
+		m[o.cell] = append(m[o.cell], o.value)
+	}
+	return m
+}
+
+// Regressions returns the rows that got significantly worse by more than
+// the threshold, in table order.
+func (c Comparison) Regressions() []CompareRow {
+	var out []CompareRow
+	for _, r := range c.Rows {
+		if r.Regression {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// Tables returns one two-column Table (old, new) per unit, regressions
+// marked in the row Note, so the comparison renders as text, CSV or
+// Markdown like any table.
+func (c Comparison) Tables() []Table {
+	var tables []Table
+	for _, u := range c.Units {
+		t := Table{Unit: u, Cols: []string{c.OldLabel, c.NewLabel}, NoisyCV: DefaultNoisyCV}
+		t.Heading = fmt.Sprintf("%s: %s vs %s (%s)", u, c.NewLabel, c.OldLabel, directionText(Better(u)))
+		for _, r := range c.Rows {
+			if r.Unit != u {
+				continue
+			}
+			tr := TableRow{Label: r.Cell, Cells: []*Stat{r.Old, r.New}}
+			if r.Regression {
+				tr.Note = fmt.Sprintf("REGRESSION (worse by %.1f%%)", 100*r.By)
+			}
+			t.Rows = append(t.Rows, tr)
+		}
+		if len(t.Rows) > 0 {
+			tables = append(tables, t)
+		}
+	}
+	return tables
+}
+
+func directionText(d Direction) string {
+	switch d {
+	case HigherIsBetter:
+		return "higher is better"
+	case LowerIsBetter:
+		return "lower is better"
+	}
+	return "informational"
+}
+
+// WriteText renders the comparison: one table per unit, then the cells
+// only one run measured and the regression verdict.
+func (c Comparison) WriteText(w io.Writer) error {
+	for _, t := range c.Tables() {
+		if err := t.WriteText(w); err != nil {
+			return err
+		}
+		if _, err := io.WriteString(w, "\n"); err != nil {
+			return fmt.Errorf("results: write comparison: %v", err)
+		}
+	}
+	var b strings.Builder
+	for _, cell := range c.OnlyOld {
+		fmt.Fprintf(&b, "only in %s: %s\n", c.OldLabel, cell)
+	}
+	for _, cell := range c.OnlyNew {
+		fmt.Fprintf(&b, "only in %s: %s\n", c.NewLabel, cell)
+	}
+	regs := c.Regressions()
+	fmt.Fprintf(&b, "regressions (significant at alpha %.2f and worse by more than %.1f%%): %d\n",
+		benchmath.DefaultThresholds.CompareAlpha, 100*c.Threshold, len(regs))
+	for _, r := range regs {
+		fmt.Fprintf(&b, "  %s %s: %s -> %s (%s, %s)\n", r.Cell, r.Unit,
+			scaled(r.Old.Center), scaled(r.New.Center), r.New.Delta.Text, r.New.Delta.Note)
+	}
+	if _, err := io.WriteString(w, b.String()); err != nil {
+		return fmt.Errorf("results: write comparison: %v", err)
+	}
+	return nil
+}
+
+func scaled(v float64) string { return benchunit.Scale(v, benchunit.Decimal) }

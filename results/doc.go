@@ -1,0 +1,111 @@
+// Package results is the lab's run store: it turns what ladder children
+// print into a run directory and reads run directories back for tables,
+// comparisons, the regression gate and plots.
+//
+// # Where it sits
+//
+//	spec -> cells -> child process -> result -> journal -> tables/plots/report
+//	                                  ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+//	                                  this package
+//
+// A child (one cell, one repetition) prints the Go benchmark format: file
+// configuration lines (goos, goarch, cpu, go, alloc-version, commit,
+// cluster, ...) and one line
+//
+//	BenchmarkLadder/path=fast/format=json/batch=8192/brokers=3/alloc=go/crc=off 2000000 250.5 ns/rec 3992000 rec/s ...
+//
+// The pipeline is:
+//
+//	child stdout --ParseBench--> Row --Journal.Append--> journal.jsonl
+//	journal.jsonl --ReadJournal--> []Row --+--WriteRaw----> raw.txt (stock benchstat reads it)
+//	                                       +--WriteTables-> tables/<unit>-by-<axis>.{txt,csv,md}
+//	                                       +--Compare-----> deltas and Regressions between runs
+//	                                       +--NoiseFloor--> A/A calibration
+//
+// results is a leaf: it imports no other package of the project, so cmd/
+// and plots/ read runs without the ladder. It follows golang.org/x/perf:
+// benchfmt reads and writes the format, benchproc projects the key=value
+// parts of the cell names onto table rows and columns, benchmath computes
+// the statistics; the data model (Table, Stat, Comparison, Noise) is kept
+// apart from its renderers (text, CSV, Markdown).
+//
+// # A run directory
+//
+// NewRunDir creates <root>/<UTC stamp>-<host>/ (root is normally
+// DefaultRoot, results/runs) holding:
+//
+//   - manifest.json: Manifest — host Fingerprint, Go, librdkafka and
+//     allocator versions, commit, the ladder's spec, start/end, measured
+//     fraction, emulation and build flags.
+//   - journal.jsonl: one Row per line, fsynced per row. A killed ladder
+//     leaves at most a torn last line: ReadJournal drops it and says so,
+//     OpenJournal cuts it before appending; Finished/Done tell a resumed
+//     ladder which (cell, rep) pairs to skip. Corruption before the last
+//     line is an error naming file and line.
+//   - raw.txt: the OK rows in benchmark format (failed rows have no place
+//     in it; they stay in the journal and the report).
+//   - tables/: one table per unit and swept axis, in three renderings.
+//
+// ReadRun reads a run directory back (manifest and journal). Stock
+// benchstat reads raw.txt as is; it starts a new table wherever a
+// configuration line changes (alloc-version differs per allocator), so
+// for one table per unit run
+//
+//	benchstat -table '' raw.txt
+//
+// # Statistics
+//
+// As benchstat: each cell's reps form a benchmath.Sample summarised by
+// its median with a distribution-free 95% confidence interval
+// (benchmath.AssumeNothing; fewer than 6 reps give "± ∞"), and columns are
+// compared with the Mann-Whitney U test at alpha 0.05 ("~" when not
+// significant). On top, every cell carries its coefficient of variation
+// (sample standard deviation / mean); above 5% (DefaultNoisyCV) the cell
+// is marked "!" as noisy.
+//
+// A table takes one unit and one swept axis (an axis with more than one
+// value among the cells that report the unit): its columns are that axis's
+// values (numbers numerically, then strings alphabetically, or the order
+// TableOptions.Order gives — the first column is the baseline), its rows
+// the combinations of the other swept axes; axes with one value are listed
+// as "fixed" in the title. Values are scaled with SI prefixes whatever the
+// unit, since the units are the children's own (MB/s is already scaled).
+// A cell name's last value should not end in "-<digits>": stock benchstat
+// reads that as a GOMAXPROCS suffix (this package's own tables do not).
+//
+// # Regressions
+//
+// Compare pairs the cells two runs share. A change is a regression when
+// it is significant (U test, alpha 0.05), in the unit's bad direction
+// (Better: higher is better for rec/s and MB/s; lower for ns/rec,
+// cpu-ns/rec, B/rec, allocs/rec, peak-RSS-MB, startup-ms, recover-ms,
+// replay-rec, lost-rec, dup-rec and every ckpt-*-ms; other units such as
+// window-ms and rec/crossing are informational), and larger than the
+// threshold (DefaultThreshold, 5%) relative to the old median.
+// CheckComparable refuses runs whose fingerprints differ in CPU model,
+// cores, architecture or kernel (the host name does not count), or of
+// which one ran emulated, unless forced.
+//
+// # Noise floor (A/A calibration)
+//
+// The ladder runs one cell under two names (cell+"/aa=a", cell+"/aa=b").
+// NoiseFloor reports, per unit:
+//
+//   - Ratio: median(b) / median(a), the figure a table delta would show.
+//   - Lo, Hi: a distribution-free 95% interval for the b/a ratio — Moses'
+//     interval for a shift, taken on log values: the k-th smallest and
+//     k-th largest of all pairwise log(b_j/a_i), with k from the exact
+//     Mann-Whitney null distribution. It is the interval that goes with
+//     the U test the tables use: a shift outside it is one the test
+//     would call significant. Shift is the matching Hodges-Lehmann point
+//     estimate.
+//   - Detectable = max(Hi-1, 1-Lo): the farthest the interval reaches from
+//     "no change". Two identical configurations produced any ratio inside
+//     the interval, so with this many reps a real difference smaller than
+//     Detectable cannot be told from the harness's own noise. Unlike the
+//     half-width it also covers an off-centre interval, i.e. a harness
+//     bias between the two names (Biased is set when the interval
+//     excludes 1; find that bias before believing any delta). A difference
+//     of exactly Detectable is caught about half the time; for ~80% power
+//     plan on about 1.4x it ((1.96+0.84)/1.96).
+package results

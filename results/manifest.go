@@ -1,0 +1,85 @@
+package results
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// Manifest describes one run: where and with what it measured, and the
+// spec it ran. The ladder writes it at the start and rewrites it at the end
+// (End, MeasuredFraction).
+type Manifest struct {
+	Host      Fingerprint `json:"host"`
+	GoVersion string      `json:"go_version"`
+	// Librdkafka is the librdkafka version string linked into the children.
+	Librdkafka string `json:"librdkafka"`
+	// AllocVersions maps an allocator variant (go, mimalloc2, ...) to the
+	// version in force in its binary.
+	AllocVersions map[string]string `json:"alloc_versions,omitempty"`
+	GitCommit     string            `json:"git_commit"`
+	GitDirty      bool              `json:"git_dirty"`
+	// Spec is the ladder's spec, as the ladder serialised it.
+	Spec  json.RawMessage `json:"spec,omitempty"`
+	Start time.Time       `json:"start"`
+	End   time.Time       `json:"end,omitzero"`
+	// MeasuredFraction is the share of the run's wall time spent inside
+	// measured windows.
+	MeasuredFraction float64 `json:"measured_fraction"`
+	// Emulated is set when the children ran under an emulator (qemu):
+	// their timings mean nothing.
+	Emulated   bool   `json:"emulated"`
+	BuildFlags string `json:"build_flags"`
+}
+
+// WriteManifest writes m to dir/manifest.json (via a temporary file and a
+// rename, so a reader never sees half a manifest).
+func WriteManifest(dir string, m Manifest) error {
+	path := filepath.Join(dir, ManifestFile)
+	data, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return fmt.Errorf("results: encode %s: %v", path, err)
+	}
+	data = append(data, '\n')
+	tmp := path + ".tmp"
+	if err := writeFileSync(tmp, data); err != nil {
+		return fmt.Errorf("results: write %s: %v", path, err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("results: write %s: %v", path, err)
+	}
+	return nil
+}
+
+// ReadManifest reads dir/manifest.json.
+func ReadManifest(dir string) (Manifest, error) {
+	path := filepath.Join(dir, ManifestFile)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return Manifest{}, fmt.Errorf("results: read manifest: %v", err)
+	}
+	var m Manifest
+	if err := json.Unmarshal(data, &m); err != nil {
+		return Manifest{}, fmt.Errorf("results: read %s: %v", path, err)
+	}
+	return m, nil
+}
+
+func writeFileSync(path string, data []byte) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
