@@ -1,0 +1,96 @@
+package plots
+
+// Figure is one image to draw, as data: Plan builds figures from rows and
+// the renderer turns them into PNG and SVG. A figure with a Skip reason has
+// no panels and is not drawn.
+type Figure struct {
+	// Name is the file stem inside plots/, e.g. "throughput-json".
+	Name string
+	// Title heads the image; for an emulated run it carries EmulatedLabel.
+	Title string
+	// Caption says how to read the figure: the statistic, what the error
+	// bars span and the setting held fixed. It is drawn under the title and
+	// repeated by the report.
+	Caption string
+	// Skip, when set, is why the figure has no data.
+	Skip   string
+	Panels []Panel
+	// Legend lists the figure-wide legend entries, in order.
+	Legend []LegendEntry
+}
+
+// PanelKind says how a panel draws its data.
+type PanelKind int
+
+const (
+	// LinePanel draws Lines: median per x with min-max whiskers.
+	LinePanel PanelKind = iota
+	// BarPanel draws Bars grouped by Groups, with min-max whiskers.
+	BarPanel
+)
+
+// Panel is one set of axes of a figure.
+type Panel struct {
+	Kind           PanelKind
+	Title          string
+	XLabel, YLabel string
+	// LogX puts the x axis on a log scale with power-of-two ticks.
+	LogX bool
+	// Lines are the series of a line panel.
+	Lines []Series
+	// Groups name the x categories of a bar panel; Bars are the bars drawn
+	// in every group, Bars[i].Values aligned with Groups.
+	Groups []string
+	Bars   []BarSet
+	// BudgetY, when > 0, draws a dashed horizontal budget line at that y.
+	BudgetY float64
+	// Marks are highlighted points, e.g. the knee of each line.
+	Marks []Mark
+}
+
+// Series is one line of a line panel.
+type Series struct {
+	Label string
+	// Style indexes the palette, so one path keeps its colour and glyph in
+	// every panel and figure.
+	Style  int
+	Points []Point
+}
+
+// Point is one x of a series with the summary of its samples.
+type Point struct {
+	X float64
+	Stat
+}
+
+// BarSet is one compared value (e.g. alloc=mimalloc2) across the groups.
+// A Stat with N == 0 is a gap, drawn as "n/a", never as a zero bar.
+type BarSet struct {
+	Label  string
+	Style  int
+	Values []Stat
+}
+
+// Mark highlights one point of a panel.
+type Mark struct {
+	X, Y  float64
+	Style int
+	Label string
+}
+
+// LegendEntry is one item of a figure's legend.
+type LegendEntry struct {
+	Label string
+	Kind  LegendKind
+	Style int
+}
+
+// LegendKind is the sample a legend entry shows.
+type LegendKind int
+
+const (
+	LegendLine LegendKind = iota
+	LegendBar
+	LegendBudget
+	LegendMark
+)

@@ -1,0 +1,163 @@
+package plots
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+
+	"github.com/fastpathlab/fplab/results"
+)
+
+// DefaultBudgetMs is the checkpoint p99 budget Knee uses when given none.
+const DefaultBudgetMs = 100
+
+// Metric units the figures and Knee read.
+const (
+	UnitRecPerSec = "rec/s"
+	UnitCkptP99   = "ckpt-p99-ms"
+	UnitReplayRec = "replay-rec"
+)
+
+// KneePoint is the knee of one (format, path, setting) line: the batch size
+// with the highest median throughput whose median checkpoint p99 stays
+// within the budget. When Found is false, Batch and the figures are zero and
+// Reason says why ("none within budget ...", "no ckpt-p99-ms samples", ...).
+type KneePoint struct {
+	Format string
+	Path   string
+	// Setting is the cell's other dimensions, e.g. "brokers=3 alloc=go crc=off".
+	Setting string
+	Found   bool
+	Batch   int
+	// RecPerSec and CkptP99Ms are the medians across repetitions of the knee
+	// cell.
+	RecPerSec float64
+	CkptP99Ms float64
+	// Candidates is the number of batch sizes that had both metrics.
+	Candidates int
+	Reason     string
+}
+
+// Knee finds, for every (format, path, setting) of rows, the knee under a
+// checkpoint p99 budget in milliseconds (<= 0 or NaN means DefaultBudgetMs).
+// Throughput ties go to the lower checkpoint p99, then to the smaller batch.
+// Failed repetitions and A/A calibration cells are ignored; a cell without
+// an integer batch size cannot be a knee. Results are ordered by format,
+// path (least to most native) and setting.
+func Knee(rows []results.Row, budgetMs float64) []KneePoint {
+	return kneeOf(newDataset(rows).cells, budgetMs)
+}
+
+func kneeOf(cells []*cellData, budgetMs float64) []KneePoint {
+	if !(budgetMs > 0) {
+		budgetMs = DefaultBudgetMs
+	}
+	type line struct {
+		kp    KneePoint
+		cells []*cellData
+	}
+	lines := make(map[string]*line)
+	var order []*line
+	for _, c := range cells {
+		rest := make(map[string]string)
+		for k, v := range c.dims {
+			if k != keyFormat && k != keyPath && k != keyBatch {
+				rest[k] = v
+			}
+		}
+		kp := KneePoint{Format: c.dims[keyFormat], Path: c.dims[keyPath], Setting: joinDims(rest, " ")}
+		id := kp.Format + "\x00" + kp.Path + "\x00" + kp.Setting
+		l := lines[id]
+		if l == nil {
+			l = &line{kp: kp}
+			lines[id] = l
+			order = append(order, l)
+		}
+		l.cells = append(l.cells, c)
+	}
+	out := make([]KneePoint, 0, len(order))
+	for _, l := range order {
+		out = append(out, kneeOfLine(l.kp, l.cells, budgetMs))
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Format != b.Format {
+			return a.Format < b.Format
+		}
+		if a.Path != b.Path {
+			return lessValue(keyPath, a.Path, b.Path)
+		}
+		return a.Setting < b.Setting
+	})
+	return out
+}
+
+func kneeOfLine(kp KneePoint, cells []*cellData, budgetMs float64) KneePoint {
+	type cand struct {
+		batch     int
+		rate, p99 float64
+	}
+	var cands []cand
+	ok := 0
+	for _, c := range cells {
+		ok += c.ok
+		b, err := strconv.Atoi(c.dims[keyBatch])
+		if err != nil || b <= 0 || !c.has(UnitCkptP99) || !c.has(UnitRecPerSec) {
+			continue
+		}
+		cands = append(cands, cand{b, c.stat(UnitRecPerSec).Median, c.stat(UnitCkptP99).Median})
+	}
+	kp.Candidates = len(cands)
+	switch {
+	case ok == 0:
+		kp.Reason = "no successful repetitions"
+		return kp
+	case len(cands) == 0:
+		kp.Reason = "no " + UnitCkptP99 + " samples"
+		return kp
+	}
+	best := -1
+	lowest := 0
+	for i, c := range cands {
+		if c.p99 < cands[lowest].p99 || (c.p99 == cands[lowest].p99 && c.batch < cands[lowest].batch) {
+			lowest = i
+		}
+		if c.p99 > budgetMs {
+			continue
+		}
+		if best < 0 || better(c.rate, c.p99, c.batch, cands[best].rate, cands[best].p99, cands[best].batch) {
+			best = i
+		}
+	}
+	if best < 0 {
+		lo := cands[lowest]
+		kp.Reason = fmt.Sprintf("none within budget (%s ms): lowest p99 %s ms at batch %d",
+			fmtNum(budgetMs), fmtNum(lo.p99), lo.batch)
+		return kp
+	}
+	b := cands[best]
+	kp.Found, kp.Batch, kp.RecPerSec, kp.CkptP99Ms = true, b.batch, b.rate, b.p99
+	return kp
+}
+
+// better reports whether candidate a beats b: higher throughput, then lower
+// p99, then smaller batch.
+func better(rateA, p99A float64, batchA int, rateB, p99B float64, batchB int) bool {
+	if rateA != rateB {
+		return rateA > rateB
+	}
+	if p99A != p99B {
+		return p99A < p99B
+	}
+	return batchA < batchB
+}
+
+// fmtNum prints v compactly: whole numbers and values from 1000 up without
+// decimals, smaller ones with 4 significant digits.
+func fmtNum(v float64) string {
+	if math.Abs(v) >= 1000 || v == math.Trunc(v) {
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	}
+	return strconv.FormatFloat(v, 'g', 4, 64)
+}

@@ -1,0 +1,210 @@
+package plots
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/fastpathlab/fplab/results"
+)
+
+func figureByName(t *testing.T, figs []Figure, name string) Figure {
+	t.Helper()
+	for _, f := range figs {
+		if f.Name == name {
+			return f
+		}
+	}
+	t.Fatalf("no figure %s among %d", name, len(figs))
+	return Figure{}
+}
+
+func TestPlanFixture(t *testing.T) {
+	figs := Plan(fixtureRows(), Options{})
+	var names []string
+	for _, f := range figs {
+		names = append(names, f.Name)
+		if f.Skip != "" {
+			t.Errorf("figure %s skipped: %s", f.Name, f.Skip)
+		}
+		if strings.Contains(f.Title, EmulatedLabel) {
+			t.Errorf("figure %s carries the emulated label in a native run", f.Name)
+		}
+	}
+	if got, want := strings.Join(names, " "), "throughput-json tradeoff-json alloc-json crc-json brokers-json"; got != want {
+		t.Fatalf("figures = %s, want %s", got, want)
+	}
+
+	thr := figureByName(t, figs, "throughput-json")
+	p := thr.Panels[0]
+	if !p.LogX || len(p.Lines) != 3 {
+		t.Fatalf("throughput panel: logx=%v lines=%d", p.LogX, len(p.Lines))
+	}
+	if p.Lines[0].Label != "rowwise" || p.Lines[2].Label != "fast" {
+		t.Errorf("line order %s..%s, want rowwise..fast", p.Lines[0].Label, p.Lines[2].Label)
+	}
+	fast := p.Lines[2]
+	if len(fast.Points) != 4 || fast.Points[0].X != 256 || fast.Points[3].X != 65536 {
+		t.Fatalf("fast points %+v", fast.Points)
+	}
+	for _, pt := range fast.Points {
+		if pt.N != 3 || !(pt.Min <= pt.Median && pt.Median <= pt.Max) || pt.Median < 1e6 {
+			t.Errorf("point %+v: want 3 reps, min <= median <= max, rec/s scale", pt)
+		}
+	}
+	if !strings.Contains(thr.Caption, "median of 3 repetitions") || !strings.Contains(thr.Caption, "min–max") ||
+		!strings.Contains(thr.Caption, "Held: brokers=3 alloc=go crc=off") {
+		t.Errorf("caption %q", thr.Caption)
+	}
+
+	tr := figureByName(t, figs, "tradeoff-json")
+	if len(tr.Panels) != 3 || tr.Panels[1].BudgetY != DefaultBudgetMs {
+		t.Fatalf("trade-off panels=%d budget=%v", len(tr.Panels), tr.Panels[1].BudgetY)
+	}
+	if len(tr.Panels[1].Marks) != 3 || tr.Panels[1].Marks[0].X != 8192 {
+		t.Errorf("knee marks %+v, want one per path at 8192", tr.Panels[1].Marks)
+	}
+
+	br := figureByName(t, figs, "brokers-json")
+	bp := br.Panels[0]
+	if bp.Kind != BarPanel || strings.Join(bp.Groups, ",") != "rowwise,shallow,fast" || len(bp.Bars) != 2 {
+		t.Fatalf("brokers panel %+v", bp)
+	}
+	if bp.Bars[0].Label != "brokers=1" || bp.Bars[0].Values[0].N != 0 || bp.Bars[0].Values[1].N != 3 {
+		t.Errorf("brokers=1 bars %+v: want a gap for rowwise (failed) and 3 reps for shallow", bp.Bars[0])
+	}
+	if !strings.Contains(br.Caption, "n/a") || !strings.Contains(br.Caption, "Held: batch=8192 alloc=go crc=off") {
+		t.Errorf("caption %q", br.Caption)
+	}
+}
+
+func TestPlanEmulatedTitles(t *testing.T) {
+	for _, f := range Plan(fixtureRows(), Options{Emulated: true}) {
+		if !strings.Contains(f.Title, EmulatedLabel) {
+			t.Errorf("figure %s title %q lacks %q", f.Name, f.Title, EmulatedLabel)
+		}
+	}
+}
+
+func TestPlanSkips(t *testing.T) {
+	ok := func(cell string, ms ...results.Metric) results.Row {
+		return results.Row{Cell: cell, OK: true, Metrics: ms}
+	}
+	rate := results.Metric{Unit: UnitRecPerSec, Value: 1e6}
+	tests := []struct {
+		name string
+		rows []results.Row
+		fig  string
+		want string
+	}{
+		{"no rows", nil, "throughput", "no cells"},
+		{"one batch size", []results.Row{ok("path=fast/format=json/batch=8192/alloc=go", rate)}, "throughput-json", "one batch size only (8192)"},
+		{"only failed rows", []results.Row{{Cell: "path=fast/format=json/batch=8192"}}, "throughput-json", "no rec/s samples"},
+		{"no checkpoints", []results.Row{
+			ok("path=fast/format=json/batch=256", rate), ok("path=fast/format=json/batch=8192", rate),
+		}, "tradeoff-json", "no ckpt-p99-ms samples"},
+		{"one allocator", []results.Row{
+			ok("path=fast/format=json/batch=256/alloc=go", rate), ok("path=fast/format=json/batch=8192/alloc=go", rate),
+		}, "alloc-json", "alloc takes one value (go)"},
+		{"no crc axis", []results.Row{ok("path=fast/format=json/batch=256", rate)}, "crc-json", "no cell name has a part crc="},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := figureByName(t, Plan(tt.rows, Options{}), tt.fig)
+			if !strings.Contains(f.Skip, tt.want) || len(f.Panels) != 0 {
+				t.Errorf("skip = %q (panels %d), want it to contain %q", f.Skip, len(f.Panels), tt.want)
+			}
+		})
+	}
+}
+
+func TestSelectCellsPrefersCoverageThenPreference(t *testing.T) {
+	rate := []results.Metric{{Unit: UnitRecPerSec, Value: 1}}
+	rows := []results.Row{
+		{Cell: "path=fast/format=json/batch=1/brokers=1", OK: true, Metrics: rate},
+		{Cell: "path=fast/format=json/batch=2/brokers=1", OK: true, Metrics: rate},
+		{Cell: "path=fast/format=json/batch=1/brokers=3", OK: true, Metrics: rate},
+		{Cell: "path=fast/format=json/batch=2/brokers=3", OK: true, Metrics: rate},
+		{Cell: "path=fast/format=json/batch=1/brokers=5", OK: true, Metrics: rate},
+	}
+	cells := newDataset(rows).cells
+	fixed := map[string]string{keyFormat: "json"}
+	vary := []string{keyPath, keyBatch}
+	sel, _ := selectCells(cells, fixed, vary, UnitRecPerSec, nil)
+	if sel.held[keyBrokers] != "1" || len(sel.cells) != 2 {
+		t.Errorf("no preference: held %v with %d cells, want brokers=1 (first of the two full settings)", sel.held, len(sel.cells))
+	}
+	sel, _ = selectCells(cells, fixed, vary, UnitRecPerSec, map[string]string{keyBrokers: "3"})
+	if sel.held[keyBrokers] != "3" {
+		t.Errorf("prefer brokers=3: held %v", sel.held)
+	}
+	sel, _ = selectCells(cells, fixed, vary, UnitRecPerSec, map[string]string{keyBrokers: "5"})
+	if sel.held[keyBrokers] == "5" {
+		t.Errorf("preference must not beat coverage: held %v", sel.held)
+	}
+	if _, ok := selectCells(cells, fixed, vary, UnitCkptP99, nil); ok {
+		t.Error("selection without any sample of the unit reported ok")
+	}
+}
+
+func TestSummarize(t *testing.T) {
+	tests := []struct {
+		in   []float64
+		want Stat
+	}{
+		{nil, Stat{}},
+		{[]float64{5}, Stat{5, 5, 5, 1}},
+		{[]float64{3, 1, 2}, Stat{2, 1, 3, 3}},
+		{[]float64{4, 1, 3, 2}, Stat{2.5, 1, 4, 4}},
+	}
+	for _, tt := range tests {
+		if got := summarize(tt.in); got != tt.want {
+			t.Errorf("summarize(%v) = %+v, want %+v", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestDatasetLastRowWinsAndDropsAA(t *testing.T) {
+	rows := []results.Row{
+		{Cell: "path=fast/format=json", Rep: 0, Reason: "crash"},
+		{Cell: "path=fast/format=json", Rep: 0, OK: true, Metrics: []results.Metric{{Unit: "rec/s", Value: 7}, {Unit: "rec/s", Value: 8}}},
+		{Cell: "path=fast/format=json/aa=a", Rep: 0, OK: true, Metrics: []results.Metric{{Unit: "rec/s", Value: 1}}},
+	}
+	ds := newDataset(rows)
+	if len(ds.cells) != 1 {
+		t.Fatalf("cells = %d, want 1 (A/A cell dropped)", len(ds.cells))
+	}
+	c := ds.cells[0]
+	if c.ok != 1 || c.failed != 0 || len(c.samples["rec/s"]) != 1 || c.samples["rec/s"][0] != 7 {
+		t.Errorf("cell %+v: want the resumed OK row only, first value of a repeated unit", c)
+	}
+}
+
+func TestTradeoffKeepsThroughputOfCellsWithoutCheckpoints(t *testing.T) {
+	m := func(rate, p99 float64) []results.Metric {
+		ms := []results.Metric{{Unit: UnitRecPerSec, Value: rate}}
+		if p99 > 0 {
+			ms = append(ms, results.Metric{Unit: UnitCkptP99, Value: p99})
+		}
+		return ms
+	}
+	rows := []results.Row{
+		{Cell: "path=fast/format=json/batch=256/crc=off", OK: true, Metrics: m(1e6, 10)},
+		{Cell: "path=fast/format=json/batch=4096/crc=off", OK: true, Metrics: m(2e6, 50)},
+		{Cell: "path=fast/format=json/batch=65536/crc=off", OK: true, Metrics: m(3e6, 0)},
+		{Cell: "path=fast/format=json/batch=65536/crc=on", OK: true, Metrics: m(9e6, 0)},
+	}
+	fig := figureByName(t, Plan(rows, Options{}), "tradeoff-json")
+	if fig.Skip != "" || len(fig.Panels) != 2 {
+		t.Fatalf("skip %q, %d panels; want throughput and p99 panels", fig.Skip, len(fig.Panels))
+	}
+	rate := fig.Panels[0].Lines[0].Points
+	if len(rate) != 3 || rate[2].X != 65536 || rate[2].Median != 3e6 {
+		t.Errorf("throughput points %+v: want 256, 4096 and 65536 (crc=off only)", rate)
+	}
+	if p99 := fig.Panels[1].Lines[0].Points; len(p99) != 2 {
+		t.Errorf("p99 points %+v, want the two cells with checkpoints", p99)
+	}
+	if !strings.Contains(fig.Caption, "No replay-rec samples") {
+		t.Errorf("caption %q does not say replay is missing", fig.Caption)
+	}
+}

@@ -1,0 +1,136 @@
+package plots
+
+import (
+	"bytes"
+	"fmt"
+	"image/color"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgsvg"
+)
+
+// Render draws a figure as "png" or "svg" and returns the encoded image.
+// A skipped figure, one without panels or an unknown format is an error.
+func Render(fig Figure, format string) ([]byte, error) {
+	if fig.Skip != "" {
+		return nil, fmt.Errorf("plots: figure %s is skipped: %s", fig.Name, fig.Skip)
+	}
+	if len(fig.Panels) == 0 {
+		return nil, fmt.Errorf("plots: figure %s has no panels", fig.Name)
+	}
+	hdr := newHeader(fig, figWidth-3*figMargin-vg.Points(12))
+	height := hdr.height + vg.Length(len(fig.Panels))*panelHeight
+	var cw vg.CanvasWriterTo
+	switch format {
+	case "png":
+		cw = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(figWidth, height), vgimg.UseDPI(dpi))}
+	case "svg":
+		cw = vgsvg.New(figWidth, height)
+	default:
+		return nil, fmt.Errorf("plots: unknown image format %q (want png or svg)", format)
+	}
+	dc := draw.New(cw)
+	dc.SetColor(color.White)
+	dc.Fill(dc.Rectangle.Path())
+	hdr.draw(dc)
+
+	body := dc
+	body.Max.Y -= hdr.height
+	rows := make([][]*plot.Plot, len(fig.Panels))
+	for i, pn := range fig.Panels {
+		rows[i] = []*plot.Plot{buildPanel(pn)}
+	}
+	tiles := draw.Tiles{Rows: len(rows), Cols: 1, PadY: vg.Points(14), PadLeft: vg.Points(6),
+		PadRight: vg.Points(14), PadBottom: vg.Points(6)}
+	for i, cs := range plot.Align(rows, tiles, body) {
+		rows[i][0].Draw(cs[0])
+	}
+	var buf bytes.Buffer
+	if _, err := cw.WriteTo(&buf); err != nil {
+		return nil, fmt.Errorf("plots: encode %s as %s: %v", fig.Name, format, err)
+	}
+	return buf.Bytes(), nil
+}
+
+// buildPanel turns one Panel into a gonum plot of the lab's plotters.
+func buildPanel(pn Panel) *plot.Plot {
+	p := plot.New()
+	p.Title.Text = pn.Title
+	p.Title.TextStyle.Font.Size = vg.Points(10)
+	p.X.Label.Text, p.Y.Label.Text = pn.XLabel, pn.YLabel
+	p.Add(plotter.NewGrid())
+	switch pn.Kind {
+	case BarPanel:
+		addBars(p, pn)
+	default:
+		addLines(p, pn)
+	}
+	p.Y.Tick.Marker = siTicks{}
+	if p.Y.Min >= 0 {
+		p.Y.Min = 0
+	}
+	if !(p.Y.Max > p.Y.Min) {
+		p.Y.Max = p.Y.Min + 1
+	}
+	p.Y.Max += 0.1 * (p.Y.Max - p.Y.Min) // headroom for whisker caps and knee labels
+	return p
+}
+
+func addLines(p *plot.Plot, pn Panel) {
+	seen := make(map[float64]bool)
+	var xs []float64
+	for _, s := range pn.Lines {
+		p.Add(rangeLine{s: s})
+		for _, pt := range s.Points {
+			if !seen[pt.X] {
+				seen[pt.X] = true
+				xs = append(xs, pt.X)
+			}
+		}
+	}
+	if pn.BudgetY > 0 {
+		p.Add(budgetLine{y: pn.BudgetY})
+	}
+	if len(pn.Marks) > 0 {
+		p.Add(markSet{marks: pn.Marks})
+	}
+	sortFloats(xs)
+	p.X.Tick.Marker = batchTicks{xs: xs}
+	if len(xs) == 0 {
+		return
+	}
+	lo, hi := xs[0], xs[len(xs)-1]
+	if pn.LogX && lo > 0 {
+		p.X.Scale = plot.LogScale{}
+		p.X.Min, p.X.Max = lo/1.3, hi*1.3
+		return
+	}
+	pad := 0.05 * (hi - lo)
+	if pad == 0 {
+		pad = 1
+	}
+	p.X.Min, p.X.Max = lo-pad, hi+pad
+}
+
+func addBars(p *plot.Plot, pn Panel) {
+	if len(pn.Groups) == 0 {
+		return
+	}
+	n := len(pn.Bars)
+	width := vg.Points(28)
+	if n > 0 {
+		if w := (figWidth * 0.7 / vg.Length(len(pn.Groups))) / vg.Length(n); w < width {
+			width = w
+		}
+	}
+	for i, b := range pn.Bars {
+		off := (vg.Length(i) - vg.Length(n-1)/2) * width
+		p.Add(barSet{b: b, width: width, offset: off})
+	}
+	p.NominalX(pn.Groups...)
+	p.X.Min, p.X.Max = -0.5, float64(len(pn.Groups))-0.5
+}

@@ -1,0 +1,60 @@
+package plots
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/fastpathlab/fplab/results"
+)
+
+// Dir is the folder inside a run directory that WriteAll fills.
+const Dir = "plots"
+
+// SkippedFile lists, one "name: reason" line each, the figures WriteAll did
+// not draw for lack of data.
+const SkippedFile = "skipped.txt"
+
+// WriteAll plans the run's figures from rows and writes each one with data
+// into <dir>/plots/ in every format of opt (png and svg by default). A
+// figure without data is not drawn; its name and reason go to
+// plots/skipped.txt. It returns the files written, in plan order.
+func WriteAll(dir string, rows []results.Row, opt Options) ([]string, error) {
+	out := filepath.Join(dir, Dir)
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return nil, fmt.Errorf("plots: %v", err)
+	}
+	var files []string
+	var skipped strings.Builder
+	for _, fig := range Plan(rows, opt) {
+		if fig.Skip != "" {
+			fmt.Fprintf(&skipped, "%s: %s\n", fig.Name, fig.Skip)
+			continue
+		}
+		for _, format := range opt.formats() {
+			img, err := Render(fig, format)
+			if err != nil {
+				return files, err
+			}
+			name := filepath.Join(out, fig.Name+"."+format)
+			if err := os.WriteFile(name, img, 0o644); err != nil {
+				return files, fmt.Errorf("plots: %v", err)
+			}
+			files = append(files, name)
+		}
+	}
+	list := filepath.Join(out, SkippedFile)
+	if skipped.Len() == 0 {
+		if err := os.Remove(list); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return files, fmt.Errorf("plots: %v", err)
+		}
+		return files, nil
+	}
+	if err := os.WriteFile(list, []byte(skipped.String()), 0o644); err != nil {
+		return files, fmt.Errorf("plots: %v", err)
+	}
+	return append(files, list), nil
+}

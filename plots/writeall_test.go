@@ -1,0 +1,100 @@
+package plots
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/fastpathlab/fplab/results"
+)
+
+func TestWriteAll(t *testing.T) {
+	dir := t.TempDir()
+	files, err := WriteAll(dir, fixtureRows(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) != 10 {
+		t.Fatalf("wrote %d files %v, want 5 figures x png+svg", len(files), files)
+	}
+	for _, f := range files {
+		st, err := os.Stat(f)
+		if err != nil || st.Size() == 0 || filepath.Dir(f) != filepath.Join(dir, Dir) {
+			t.Errorf("file %s: %v (size %v)", f, err, st)
+		}
+	}
+	if !slices.Contains(files, filepath.Join(dir, Dir, "tradeoff-json.svg")) {
+		t.Errorf("no tradeoff-json.svg among %v", files)
+	}
+	if _, err := os.Stat(filepath.Join(dir, Dir, SkippedFile)); !os.IsNotExist(err) {
+		t.Errorf("skipped.txt exists though nothing was skipped: %v", err)
+	}
+
+	// A run without checkpoints and with a single batch: nothing to draw,
+	// every figure listed with its reason, a stale figure list replaced.
+	rows := []results.Row{{Cell: "path=fast/format=json/batch=8192", OK: true, Metrics: []results.Metric{{Unit: "rec/s", Value: 1}}}}
+	files, err = WriteAll(dir, rows, Options{Formats: []string{"png"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) != 1 || filepath.Base(files[0]) != SkippedFile {
+		t.Fatalf("files %v, want only %s", files, SkippedFile)
+	}
+	list, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"throughput-json: one batch size only (8192)", "tradeoff-json: no ckpt-p99-ms samples", "alloc-json: no cell name has a part alloc="} {
+		if !strings.Contains(string(list), want+"") {
+			t.Errorf("skipped.txt lacks %q:\n%s", want, list)
+		}
+	}
+}
+
+func TestWriteAllBadDir(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := WriteAll(file, fixtureRows(), Options{}); err == nil || !strings.HasPrefix(err.Error(), "plots: ") {
+		t.Errorf("run dir is a file: err = %v", err)
+	}
+}
+
+// TestWriteAllOddRows: malformed cell names and odd values give skips or
+// figures, never a panic or an error.
+func TestWriteAllOddRows(t *testing.T) {
+	ms := func(vs ...float64) []results.Metric {
+		var out []results.Metric
+		units := []string{UnitRecPerSec, UnitCkptP99, UnitReplayRec}
+		for i, v := range vs {
+			out = append(out, results.Metric{Unit: units[i], Value: v})
+		}
+		return out
+	}
+	rows := []results.Row{
+		{Cell: "garbage", OK: true, Metrics: ms(1)},
+		{Cell: "path=fast/format=json/batch=abc", OK: true, Metrics: ms(1, 2)},
+		{Cell: "path=fast/format=json/batch=-5", OK: true, Metrics: ms(1, 2)},
+		{Cell: "path=fast/format=json/batch=0", OK: true, Metrics: ms(0, 0, 0)},
+		{Cell: "path=fast/format=json/batch=1", OK: true, Metrics: ms(0, 0, 0)},
+		{Cell: "path=fast/format=json/batch=2", OK: true, Metrics: ms(0, 0, 0)},
+		{Cell: "path=/format=a b/batch=2/alloc=x", OK: true, Metrics: ms(-3)},
+		{Cell: "path=/format=a b/batch=2/alloc=y", OK: true},
+		{Cell: "format=json/batch=4/path=weird", OK: true, Metrics: ms(5, 500, 1)},
+	}
+	files, err := WriteAll(t.TempDir(), rows, Options{Formats: []string{"png"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) == 0 {
+		t.Fatal("nothing written")
+	}
+	for _, f := range files {
+		if strings.ContainsAny(filepath.Base(f), " /") {
+			t.Errorf("unsafe file name %s", f)
+		}
+	}
+}

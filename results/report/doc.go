@@ -1,0 +1,45 @@
+// Package report writes a run's report.md: the one document a reader opens
+// after a ladder. It sits at the end of the lab's flow
+//
+//	spec -> cells -> child process -> result -> journal -> tables/plots/report
+//	                                                                    ^^^^^^
+//
+// and reads only the run directory (results.ReadRun: manifest.json and
+// journal.jsonl); it imports results and plots and nothing of the ladder,
+// so `fplab report <run>` works on any finished or interrupted run.
+//
+// Write(runDir, opt) draws the figures (plots.WriteAll into plots/) and
+// writes <runDir>/report.md with, in order:
+//
+//   - Run: the manifest — host, CPU, arch, kernel, governor/SMT/THP, Go,
+//     librdkafka and allocator versions, commit and dirty flag, build flags,
+//     start/end and wall time, measured-time fraction, the emulated flag
+//     (with plots.EmulatedLabel in a banner), journal counts, and the ladder
+//     spec folded.
+//   - Noise floor: results.NoiseFloor for every A/A calibration pair
+//     (cell/aa=a, cell/aa=b) and every unit both sides report; without a
+//     pair, a sentence saying deltas cannot be set against noise.
+//   - Knee: plots.Knee under the checkpoint p99 budget (Options.BudgetMs,
+//     default 100 ms); lines where no batch qualifies say "none within
+//     budget" or why there is no candidate.
+//   - Figures: each drawn figure as a relative PNG link with its caption and
+//     SVG link; figures without data listed with the reason.
+//   - Tables: results.BuildTablesWith of the swept cells (A/A cells left
+//     out; axis values in the spec's order, so its first value is the
+//     baseline column) rendered here as Markdown — rec/s unfolded, every other unit in a
+//     <details> block; a run with no swept axis gets one row per cell.
+//   - Failed cells: failed/total repetitions, reasons and signals, and each
+//     stderr tail in a collapsed block.
+//   - Notes: the footnotes.
+//
+// Bad input never crashes or invents a number: a failed cell, a metric
+// without samples, a missing manifest field or a single repetition is a gap
+// "—" whose footnote says why. Only a missing or unreadable manifest or
+// journal is an error, one line naming the file. Links are relative to the
+// run directory (Options.LinkBase prefixes them for a copy in docs/), and
+// headings start at "#", so the file reads on its own or embedded.
+//
+// The golden tests build fixture runs with results' own writers and compare
+// report.md with testdata/*.golden.md (go test ./results/report -update
+// rewrites them).
+package report

@@ -1,0 +1,53 @@
+package report
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/fastpathlab/fplab/plots"
+	"github.com/fastpathlab/fplab/results"
+)
+
+// writeKnee renders plots.Knee for the run: per format, path and setting,
+// the batch size with the highest throughput whose checkpoint p99 stays
+// within the budget.
+func writeKnee(b *strings.Builder, n *notes, main []results.Row, budget float64) {
+	fmt.Fprintf(b, "## Knee (checkpoint p99 budget %s ms)\n\n", num(budget))
+	kps := plots.Knee(main, budget)
+	measured := false
+	for _, k := range kps {
+		measured = measured || k.Candidates > 0
+	}
+	if !measured {
+		b.WriteString("No cell reported " + plots.UnitCkptP99 + " (checkpoints off in this run): no knee.\n\n")
+		return
+	}
+	b.WriteString("The batch size with the highest median throughput whose median checkpoint p99 stays within the budget; ties go to the lower p99, then the smaller batch.\n\n")
+	b.WriteString(row("format", "path", "setting", "knee batch", "rec/s", "ckpt p99 (ms)"))
+	b.WriteString(row("---", "---", "---", "--:", "--:", "--:"))
+	for _, k := range kps {
+		setting := mdText(k.Setting)
+		if setting == "" {
+			setting = "(none)"
+		}
+		if !k.Found {
+			batch := n.gap(k.Reason)
+			if strings.HasPrefix(k.Reason, "none within budget") {
+				batch = "none within budget" + n.ref(k.Reason)
+			}
+			b.WriteString(row(mdText(k.Format), mdText(k.Path), setting, batch, gapMark, gapMark))
+			continue
+		}
+		b.WriteString(row(mdText(k.Format), mdText(k.Path), setting, strconv.Itoa(k.Batch), si(k.RecPerSec), num(k.CkptP99Ms)))
+	}
+	b.WriteString("\n")
+}
+
+// num prints a millisecond figure compactly.
+func num(v float64) string {
+	if v >= 100 || v == float64(int64(v)) {
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	}
+	return strconv.FormatFloat(v, 'g', 3, 64)
+}

@@ -1,0 +1,110 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/fastpathlab/fplab/results"
+)
+
+// writeNoise renders the A/A noise floor: for every calibration pair
+// (cell+"/aa=a", cell+"/aa=b") and every unit both sides report, how far
+// apart two runs of one configuration landed. Without a pair the section
+// says so.
+func writeNoise(b *strings.Builder, n *notes, aa []results.Row) {
+	b.WriteString("## Noise floor (A/A calibration)\n\n")
+	pairs := aaPairs(aa)
+	if len(pairs) == 0 {
+		if len(aa) > 0 {
+			b.WriteString("A/A calibration cells ran, but no pair has successful repetitions on both sides (see Failed cells): ")
+		} else {
+			b.WriteString("No A/A calibration pair in this run: ")
+		}
+		b.WriteString("differences between cells cannot be set against the harness's own noise.\n\n")
+		return
+	}
+	b.WriteString("One cell run under two names. *b/a* is the ratio of medians; the interval is Moses' distribution-free 95% interval for the b/a shift, the one that matches the U test the tables use. A real difference smaller than *detectable* cannot be told from noise with these repetitions; *biased* means the interval excludes 1 (a harness bias between the two names).\n\n")
+	for _, p := range pairs {
+		fmt.Fprintf(b, "Pair `%s` (`aa=a` / `aa=b`):\n\n", p.base)
+		b.WriteString(row("unit", "reps a/b", "b/a", "95% interval", "detectable", "biased", "CV a / b"))
+		b.WriteString(row("---", "--:", "--:", "--:", "--:", ":-:", "--:"))
+		for _, unit := range p.units {
+			nf, err := results.NoiseFloor(aa, p.a, p.b, unit)
+			if err != nil {
+				b.WriteString(row(mdText(unit), n.gap(err.Error()), gapMark, gapMark, gapMark, gapMark, gapMark))
+				continue
+			}
+			why := strings.Join(nf.Warnings, "; ")
+			if why == "" {
+				why = "too few repetitions for a 95% interval"
+			}
+			interval, detect := n.gap(why), n.gap(why)
+			if !math.IsInf(nf.Hi, 0) {
+				interval = fmt.Sprintf("[%.4f, %.4f]", nf.Lo, nf.Hi)
+				detect = pct(nf.Detectable)
+			}
+			biased := "no"
+			if nf.Biased {
+				biased = "**yes**"
+			}
+			b.WriteString(row(mdText(unit), fmt.Sprintf("%d/%d", nf.NA, nf.NB), fmt.Sprintf("%.4f", nf.Ratio),
+				interval, detect, biased, cvText(n, nf.CVA)+" / "+cvText(n, nf.CVB)))
+		}
+		b.WriteString("\n")
+	}
+}
+
+func cvText(n *notes, cv float64) string {
+	if math.IsNaN(cv) {
+		return n.gap("one repetition (or a zero mean): no spread to measure")
+	}
+	return pct(cv)
+}
+
+type aaPair struct {
+	base, a, b string
+	units      []string
+}
+
+// aaPairs finds the complete A/A pairs among rows, with the units both
+// sides reported in an OK repetition, in the order first printed.
+func aaPairs(rows []results.Row) []aaPair {
+	units := make(map[string][]string)
+	seenUnit := make(map[string]map[string]bool)
+	for _, r := range rows {
+		if !r.OK {
+			continue
+		}
+		if seenUnit[r.Cell] == nil {
+			seenUnit[r.Cell] = make(map[string]bool)
+		}
+		for _, m := range r.Metrics {
+			if !seenUnit[r.Cell][m.Unit] {
+				seenUnit[r.Cell][m.Unit] = true
+				units[r.Cell] = append(units[r.Cell], m.Unit)
+			}
+		}
+	}
+	var pairs []aaPair
+	for cell := range units {
+		base, ok := strings.CutSuffix(cell, "/"+aaKey+"=a")
+		if !ok {
+			continue
+		}
+		other := base + "/" + aaKey + "=b"
+		if _, ok := units[other]; !ok {
+			continue
+		}
+		p := aaPair{base: base, a: cell, b: other}
+		for _, u := range units[cell] {
+			if seenUnit[other][u] {
+				p.units = append(p.units, u)
+			}
+		}
+		pairs = append(pairs, p)
+	}
+	sort.Slice(pairs, func(i, j int) bool { return pairs[i].base < pairs[j].base })
+	return pairs
+}

@@ -1,0 +1,184 @@
+package report
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/fastpathlab/fplab/results"
+)
+
+// writeTables renders results.BuildTablesWith of the swept cells (values in
+// the spec's order) as Markdown:
+// the throughput (rec/s) tables in full, every other unit folded in a
+// <details> block. A cell without data is a gap with a footnote saying why.
+func writeTables(b *strings.Builder, n *notes, runDir string, main []results.Row, order map[string][]string, link func(string) string) {
+	b.WriteString("## Tables\n\n")
+	tables, err := results.BuildTablesWith(main, results.TableOptions{Order: order})
+	if err != nil {
+		fmt.Fprintf(b, "Tables unavailable: %s\n\n", mdText(err.Error()))
+		return
+	}
+	if len(tables) == 0 {
+		writeCells(b, n, main)
+		return
+	}
+	b.WriteString("Each cell: median ± 95% confidence interval of the repetitions (distribution-free, as benchstat); CV = standard deviation / mean, `!` above 5%; *vs base* = change against the first column with the Mann-Whitney U test's p-value, `~` when not significant at α = 0.05.")
+	if st, err := os.Stat(filepath.Join(runDir, results.TablesDir)); err == nil && st.IsDir() {
+		fmt.Fprintf(b, " Text and CSV renderings: [%s/](%s).", results.TablesDir, link(results.TablesDir+"/"))
+	}
+	b.WriteString("\n\n")
+	gi := gapIndex{rows: main}
+	var units []string
+	byUnit := make(map[string][]results.Table)
+	for _, t := range tables {
+		if _, ok := byUnit[t.Unit]; !ok {
+			units = append(units, t.Unit)
+		}
+		byUnit[t.Unit] = append(byUnit[t.Unit], t)
+	}
+	for _, u := range units {
+		folded := u != plotsPrimaryUnit
+		if folded {
+			fmt.Fprintf(b, "<details><summary>%s (%d tables)</summary>\n\n", mdText(u), len(byUnit[u]))
+		}
+		for _, t := range byUnit[u] {
+			writeTable(b, n, t, gi)
+		}
+		if folded {
+			b.WriteString("</details>\n\n")
+		}
+	}
+}
+
+// plotsPrimaryUnit is the unit whose tables are shown unfolded.
+const plotsPrimaryUnit = "rec/s"
+
+func writeTable(b *strings.Builder, n *notes, t results.Table, gi gapIndex) {
+	fmt.Fprintf(b, "### %s\n\n", mdText(t.Title()))
+	head := []string{mdText(strings.Join(t.RowAxes, "/"))}
+	align := []string{":--"}
+	for j := range t.Cols {
+		head = append(head, mdText(t.ColLabel(j)+" "+t.Unit), "CV")
+		align = append(align, "--:", "--:")
+		if j > 0 {
+			head = append(head, "vs base")
+			align = append(align, "--:")
+		}
+	}
+	b.WriteString(row(head...))
+	b.WriteString(row(align...))
+	for _, tr := range t.Rows {
+		cells := []string{mdText(tr.Label)}
+		for j, st := range tr.Cells {
+			if st == nil {
+				cells = append(cells, n.gap(gi.why(t, tr, j)), "")
+				if j > 0 {
+					cells = append(cells, "")
+				}
+				continue
+			}
+			v := si(st.Center) + " ± " + st.CI
+			for _, w := range st.Warnings {
+				v += n.ref(w)
+			}
+			cv := cvText(n, st.CV)
+			if st.Noisy {
+				cv += " !"
+			}
+			cells = append(cells, v, cv)
+			if j > 0 {
+				cells = append(cells, deltaText(n, st))
+			}
+		}
+		b.WriteString(row(cells...))
+	}
+	b.WriteString("\n")
+}
+
+func deltaText(n *notes, st *results.Stat) string {
+	if st.Delta == nil {
+		return n.gap("no baseline: the first column of this row has no data")
+	}
+	d := st.Delta.Text + " (" + st.Delta.Note + ")"
+	for _, w := range st.Delta.Warnings {
+		d += n.ref(w)
+	}
+	return mdText(d)
+}
+
+// gapIndex explains why a table cell is empty, from the journal rows.
+type gapIndex struct {
+	rows []results.Row
+}
+
+// why finds the cells matching the empty table cell's dimensions and says
+// what happened to them.
+func (g gapIndex) why(t results.Table, tr results.TableRow, j int) string {
+	want := make(map[string]string)
+	for _, f := range t.Fixed {
+		k, v, _ := strings.Cut(f, "=")
+		want[k] = v
+	}
+	for _, a := range t.RowAxes {
+		want[a] = "" // absent unless the label names it
+	}
+	if tr.Label != "all" && tr.Label != "-" {
+		for _, p := range strings.Split(tr.Label, "/") {
+			k, v, _ := strings.Cut(p, "=")
+			want[k] = v
+		}
+	}
+	want[t.Axis] = t.Cols[j]
+	var name string
+	reps, failed := 0, 0
+	var reason string
+	for _, r := range g.rows {
+		if !dimsMatch(cellDims(r.Cell), want) {
+			continue
+		}
+		if name == "" {
+			name = r.Cell
+		}
+		reps++
+		if !r.OK {
+			failed++
+			if reason == "" {
+				reason = r.Reason
+			}
+		}
+	}
+	switch {
+	case reps == 0:
+		return "not in the run: no cell " + wantText(want)
+	case failed == reps:
+		if reason == "" {
+			reason = "no reason recorded"
+		}
+		return fmt.Sprintf("%s: all %d repetitions failed (%s); see Failed cells", name, reps, reason)
+	default:
+		return fmt.Sprintf("%s: no %s samples in its successful repetitions", name, t.Unit)
+	}
+}
+
+func dimsMatch(dims, want map[string]string) bool {
+	for k, v := range want {
+		got, ok := dims[k]
+		if v == "" && ok || v != "" && got != v {
+			return false
+		}
+	}
+	return true
+}
+
+func wantText(want map[string]string) string {
+	var parts []string
+	for k, v := range want {
+		if v != "" {
+			parts = append(parts, k+"="+v)
+		}
+	}
+	sortStrings(parts)
+	return strings.Join(parts, " ")
+}
