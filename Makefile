@@ -1,0 +1,56 @@
+# Fastpath Lab. `make build` puts every binary in bin/; `make test` runs the
+# suite; `make bench-smoke` and `make bench-ladder` run ladders and print the
+# run directory last.
+
+GO      ?= go
+SPEC    ?= ladder/specs/default.yaml
+COMMIT  := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+DIRTY   := $(shell test -z "$$(git status --porcelain 2>/dev/null)" && echo false || echo true)
+LDFLAGS := -X main.commit=$(COMMIT) -X main.dirty=$(DIRTY)
+# Only optimised builds are measured: no -race, no -gcflags=-N -l.
+GOBUILD := CGO_ENABLED=1 $(GO) build -trimpath -ldflags '$(LDFLAGS)'
+
+include alloc/Makefile.inc
+
+.PHONY: all build build-go build-mimalloc2 build-mimalloc3 test vet bench-smoke bench-ladder bench-paths clean
+
+all: build
+
+# One fplab binary per allocator variant; the ladder runs each cell in the
+# binary of its alloc value.
+build: build-go build-mimalloc2 build-mimalloc3
+
+build-go:
+	@mkdir -p bin
+	$(GOBUILD) -o bin/fplab ./cmd/fplab
+
+build-mimalloc2: $(ALLOC_LIB_mimalloc2) $(ALLOC_INC_mimalloc2)
+	@mkdir -p bin
+	$(GOBUILD) -tags '$(ALLOC_TAGS_mimalloc2)' -o bin/$(ALLOC_BIN_mimalloc2) ./cmd/fplab
+
+build-mimalloc3: $(ALLOC_LIB_mimalloc3) $(ALLOC_INC_mimalloc3)
+	@mkdir -p bin
+	$(GOBUILD) -tags '$(ALLOC_TAGS_mimalloc3)' -o bin/$(ALLOC_BIN_mimalloc3) ./cmd/fplab
+
+vet:
+	$(GO) vet ./...
+	$(GO) vet -tags mimalloc2 ./alloc/... ./cmd/...
+	$(GO) vet -tags mimalloc3 ./alloc/... ./cmd/...
+
+test: build vet
+	$(GO) test -count=1 -timeout 20m ./...
+	$(GO) test -count=1 -tags mimalloc2 ./alloc/...
+	$(GO) test -count=1 -tags mimalloc3 ./alloc/...
+
+bench-smoke: build
+	bin/fplab ladder --spec ladder/specs/smoke.yaml
+
+bench-ladder: build
+	bin/fplab ladder --spec $(SPEC)
+
+bench-paths: build
+	bin/fplab ladder --spec ladder/specs/paths.yaml
+
+clean:
+	rm -rf bin
+	$(MAKE) alloc-clean

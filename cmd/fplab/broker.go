@@ -1,0 +1,24 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/fastpathlab/fplab/clusters"
+)
+
+func runBroker(ctx context.Context, args []string) error {
+	fs := newFlags("broker")
+	brokers := fs.Int("brokers", 1, "number of brokers (1..9)")
+	parts := fs.Int("partitions", 6, "default partitions of auto-created topics")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("broker: unexpected argument %q", fs.Arg(0))
+	}
+	ctx, cancel := clusters.ContextUntilStdinEOF(ctx)
+	defer cancel()
+	return clusters.RunEmbedded(ctx, *brokers, *parts, os.Stdout)
+}

@@ -1,0 +1,46 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/fastpathlab/fplab/results"
+)
+
+// runCompare prints benchstat-style deltas between two runs and fails when
+// a metric regressed significantly past the threshold.
+func runCompare(_ context.Context, args []string) error {
+	fs := newFlags("compare")
+	threshold := fs.Float64("threshold", results.DefaultThreshold, "regression threshold as a fraction (0.05 = 5%)")
+	force := fs.Bool("force", false, "compare runs from different host fingerprints")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() != 2 {
+		return fmt.Errorf("compare: want OLD and NEW run directories, got %d arguments", fs.NArg())
+	}
+	oldRun, err := results.ReadRun(fs.Arg(0))
+	if err != nil {
+		return err
+	}
+	newRun, err := results.ReadRun(fs.Arg(1))
+	if err != nil {
+		return err
+	}
+	if err := results.CheckComparable(oldRun.Manifest, newRun.Manifest, *force); err != nil {
+		return err
+	}
+	cmp, err := results.Compare(oldRun.Rows, newRun.Rows, *threshold)
+	if err != nil {
+		return err
+	}
+	if err := cmp.WriteText(os.Stdout); err != nil {
+		return err
+	}
+	if reg := cmp.Regressions(); len(reg) > 0 {
+		return fmt.Errorf("compare: %d metric(s) regressed by more than %.0f%% (first: %s %s %+.1f%%)",
+			len(reg), *threshold*100, reg[0].Cell, reg[0].Unit, reg[0].By*100)
+	}
+	return nil
+}

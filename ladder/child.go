@@ -1,0 +1,141 @@
+package ladder
+
+import (
+	"context"
+	"fmt"
+	"os/exec"
+	"regexp"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// childCmd is one child process to run with a hard timeout.
+type childCmd struct {
+	Bin     string
+	Args    []string
+	Env     []string // nil: inherit
+	Timeout time.Duration
+	Grace   time.Duration // SIGTERM -> SIGKILL delay
+	CPUs    string        // pin to this CPU list ("0", "1-3"); empty: no pinning
+}
+
+// childResult is what came out of a child.
+type childResult struct {
+	Stdout     []byte
+	StderrTail string // last stderrLines lines
+	LastLine   string // last stderr line (the child's one-line error)
+	Exit       int    // exit code; -1 if killed by a signal or not started
+	Signal     string // "SIGSEGV" etc. when it died of a signal (or a Go runtime signal crash)
+	TimedOut   bool
+	Canceled   bool
+	StartErr   error
+	Start, End time.Time
+}
+
+const (
+	stderrLines    = 20
+	stderrKeep     = 64 << 10
+	stdoutKeep     = 4 << 20
+	defaultGrace   = 2 * time.Second
+	waitDelayExtra = 2 * time.Second
+)
+
+// runChild starts the child in its own process group, waits for it and, past
+// the timeout or on ctx cancellation, sends SIGTERM to the whole group and
+// SIGKILL after the grace period. The group is SIGKILLed after a normal exit
+// too, so no stray grandchild outlives its cell.
+func runChild(ctx context.Context, cc childCmd) childResult {
+	grace := cc.Grace
+	if grace <= 0 {
+		grace = defaultGrace
+	}
+	bin, args := cc.Bin, cc.Args
+	if cc.CPUs != "" {
+		bin, args = pinArgv(cc.CPUs, bin, args)
+	}
+	cmd := exec.Command(bin, args...)
+	cmd.Env = cc.Env
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	stdout := &limitBuffer{max: stdoutKeep}
+	stderr := &tailBuffer{max: stderrKeep}
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	cmd.WaitDelay = grace + waitDelayExtra
+
+	res := childResult{Exit: -1, Start: time.Now()}
+	if err := startPinned(cmd, cc.CPUs); err != nil {
+		res.StartErr = err
+		res.End = time.Now()
+		return res
+	}
+	pgid := cmd.Process.Pid
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+
+	timer := time.NewTimer(cc.Timeout)
+	defer timer.Stop()
+	var werr error
+	select {
+	case werr = <-done:
+	case <-timer.C:
+		res.TimedOut = true
+		werr = killGroup(pgid, grace, done)
+	case <-ctx.Done():
+		res.Canceled = true
+		werr = killGroup(pgid, grace, done)
+	}
+	_ = syscall.Kill(-pgid, syscall.SIGKILL)
+	res.End = time.Now()
+	_ = werr // the exit state is read from ProcessState below
+
+	res.Stdout = stdout.Bytes()
+	res.StderrTail = stderr.lines(stderrLines)
+	res.LastLine = stderr.lines(1)
+	if ps := cmd.ProcessState; ps != nil {
+		if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			res.Signal = signalName(ws.Signal())
+		} else {
+			res.Exit = ps.ExitCode()
+		}
+	}
+	if res.Signal == "" && res.Exit != 0 {
+		res.Signal = runtimeSignal(string(stderr.buf))
+	}
+	return res
+}
+
+// killGroup sends SIGTERM to the process group, then SIGKILL after grace,
+// and returns the Wait error.
+func killGroup(pgid int, grace time.Duration, done <-chan error) error {
+	_ = syscall.Kill(-pgid, syscall.SIGTERM)
+	t := time.NewTimer(grace)
+	defer t.Stop()
+	select {
+	case err := <-done:
+		return err
+	case <-t.C:
+	}
+	_ = syscall.Kill(-pgid, syscall.SIGKILL)
+	return <-done
+}
+
+func signalName(s syscall.Signal) string {
+	if n := unix.SignalName(s); n != "" {
+		return n
+	}
+	return fmt.Sprintf("signal %d", int(s))
+}
+
+// goSignalRe matches the Go runtime's report of a fatal signal, e.g.
+// "SIGSEGV: segmentation violation" or "[signal SIGSEGV: segmentation ...".
+var goSignalRe = regexp.MustCompile(`(?m)^\[?(?:signal )?(SIG[A-Z0-9]+): `)
+
+// runtimeSignal recovers the signal of a Go program that died of a fatal
+// signal in cgo code: the runtime prints it and exits with status 2.
+func runtimeSignal(stderr string) string {
+	if m := goSignalRe.FindStringSubmatch(stderr); m != nil {
+		return m[1]
+	}
+	return ""
+}

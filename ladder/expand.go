@@ -1,0 +1,129 @@
+package ladder
+
+import "errors"
+
+// Expand turns a spec into its cells: the full product of the axes in axis
+// order (path outermost), minus every cell matching an exclusion; with
+// Covering, a small subset of those in which every value of every axis that
+// survives the exclusions appears at least once. An empty result is an error.
+func Expand(s *Spec) ([]Cell, error) {
+	all := product(s)
+	var cells []Cell
+	for _, c := range all {
+		if !excluded(c, s.Exclude) {
+			cells = append(cells, c)
+		}
+	}
+	if len(cells) == 0 {
+		return nil, errors.New("every cell is excluded (empty matrix)")
+	}
+	if s.Covering {
+		cells = covering(cells)
+	}
+	return cells, nil
+}
+
+func product(s *Spec) []Cell {
+	var out []Cell
+	for _, p := range s.Path {
+		for _, f := range s.Format {
+			for _, b := range s.Batch {
+				for _, br := range s.Brokers {
+					for _, a := range s.Alloc {
+						for _, crc := range s.CRC {
+							for _, cl := range s.Cluster {
+								out = append(out, Cell{Path: p, Format: f, Batch: b, Brokers: br, Alloc: a, CRC: crc, Cluster: cl})
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+func excluded(c Cell, ex []map[string]string) bool {
+	for _, m := range ex {
+		if c.Matches(m) {
+			return true
+		}
+	}
+	return false
+}
+
+// covering picks cells greedily: each step takes the candidate that covers
+// the most axis values not yet covered, ties going to the candidate closest
+// to the first cell (the base), then to the earliest. The result covers every
+// value present among the candidates and is at most as long as the total
+// number of values (in practice about the length of the longest axis).
+func covering(cands []Cell) []Cell {
+	need := map[string]bool{}
+	for _, c := range cands {
+		for _, a := range Axes() {
+			need[a+"="+c.Value(a)] = true
+		}
+	}
+	base := cands[0]
+	used := make([]bool, len(cands))
+	var out []Cell
+	for len(need) > 0 {
+		best, bestGain, bestDist := -1, 0, 0
+		for i, c := range cands {
+			if used[i] {
+				continue
+			}
+			gain, dist := 0, 0
+			for _, a := range Axes() {
+				if need[a+"="+c.Value(a)] {
+					gain++
+				}
+				if c.Value(a) != base.Value(a) {
+					dist++
+				}
+			}
+			if gain > bestGain || (gain == bestGain && gain > 0 && dist < bestDist) {
+				best, bestGain, bestDist = i, gain, dist
+			}
+		}
+		used[best] = true
+		out = append(out, cands[best])
+		for _, a := range Axes() {
+			delete(need, a+"="+cands[best].Value(a))
+		}
+	}
+	return out
+}
+
+// calibrationCell picks the A/A cell: the first cell matching s.Calibrate,
+// looked for in the expansion and then (for a covering expansion) among all
+// cells the exclusions keep; the first cell when none is configured.
+func calibrationCell(s *Spec, cells []Cell) (Cell, error) {
+	if len(s.Calibrate) == 0 {
+		return cells[0], nil
+	}
+	for _, c := range cells {
+		if c.Matches(s.Calibrate) {
+			return c, nil
+		}
+	}
+	for _, c := range product(s) {
+		if c.Matches(s.Calibrate) && !excluded(c, s.Exclude) {
+			return c, nil
+		}
+	}
+	return Cell{}, errors.New("no cell of the expansion matches " + mapString(s.Calibrate))
+}
+
+func mapString(m map[string]string) string {
+	out := ""
+	for _, a := range Axes() {
+		if v, ok := m[a]; ok {
+			if out != "" {
+				out += ", "
+			}
+			out += a + "=" + v
+		}
+	}
+	return "{" + out + "}"
+}

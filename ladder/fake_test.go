@@ -1,0 +1,175 @@
+package ladder
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// The test binary doubles as the child: with fakeChildEnv set, TestMain runs
+// fakeRung instead of the tests. Its behaviour is chosen per path value by
+// fakeModesEnv ("rowwise=crash,franz/mimalloc2=hang": a path, or a path and
+// an allocator); the default is ok.
+const (
+	fakeChildEnv = "LADDER_FAKE_CHILD"
+	fakeModesEnv = "LADDER_FAKE_MODES"
+	fakePidsEnv  = "LADDER_FAKE_PIDS" // file the stubborn child appends pids to
+)
+
+func TestMain(m *testing.M) {
+	if os.Getenv(fakeChildEnv) == "1" {
+		os.Exit(fakeRung(os.Args[1:]))
+	}
+	os.Exit(m.Run())
+}
+
+func fakeRung(args []string) int {
+	if len(args) == 0 || args[0] != "rung" {
+		fmt.Fprintln(os.Stderr, "fake: want rung")
+		return 2
+	}
+	flags := map[string]string{}
+	for i := 1; i+1 < len(args); i += 2 {
+		flags[strings.TrimPrefix(args[i], "--")] = args[i+1]
+	}
+	cell := fmt.Sprintf("path=%s/format=%s/batch=%s/brokers=%s/alloc=%s/crc=%s",
+		flags["path"], flags["format"], flags["batch"], flags["brokers"], flags["alloc"], flags["crc"])
+	if t := flags["tag"]; t != "" {
+		cell += "/" + t
+	}
+	mode := "ok"
+	for _, kv := range strings.Split(os.Getenv(fakeModesEnv), ",") {
+		if k, v, ok := strings.Cut(kv, "="); ok && (k == flags["path"] || k == flags["path"]+"/"+flags["alloc"]) {
+			mode = v
+		}
+	}
+	for i := 0; i < 30; i++ {
+		fmt.Fprintf(os.Stderr, "fake rung log line %d\n", i)
+	}
+	switch mode {
+	case "crash":
+		fmt.Fprintln(os.Stderr, "fake: about to crash")
+		// The Go runtime turns a SIGSEGV into exit status 2; a shell dies of it.
+		err := syscall.Exec("/bin/sh", []string{"sh", "-c", "kill -SEGV $$"}, os.Environ())
+		fmt.Fprintln(os.Stderr, "fake: exec sh:", err)
+		return 3
+	case "fail":
+		fmt.Fprintln(os.Stderr, "rung: assertion failed: path fast fell back to per-record poll")
+		return 1
+	case "garbage":
+		fmt.Println("no benchmark here")
+		return 0
+	case "hang":
+		fmt.Fprintln(os.Stderr, "fake: hanging")
+		time.Sleep(time.Hour)
+		return 0
+	case "stubborn":
+		signal.Ignore(syscall.SIGTERM)
+		gc := exec.Command("sleep", "3600")
+		if err := gc.Start(); err != nil {
+			fmt.Fprintln(os.Stderr, "fake: start grandchild:", err)
+			return 4
+		}
+		if f, err := os.OpenFile(os.Getenv(fakePidsEnv), os.O_APPEND|os.O_WRONLY|os.O_CREATE, 0o644); err == nil {
+			fmt.Fprintf(f, "%d\n%d\n", os.Getpid(), gc.Process.Pid)
+			f.Close()
+		}
+		fmt.Fprintln(os.Stderr, "fake: ignoring SIGTERM")
+		time.Sleep(time.Hour)
+		return 0
+	}
+	cpus := "unknown"
+	if data, err := os.ReadFile("/proc/self/status"); err == nil {
+		for _, l := range strings.Split(string(data), "\n") {
+			if v, ok := strings.CutPrefix(l, "Cpus_allowed_list:"); ok {
+				cpus = strings.TrimSpace(v)
+			}
+		}
+	}
+	fmt.Printf("goos: linux\nlibrdkafka: 2.11.1\nalloc-version: fake-%s\ncpus: %s\ntopic: %s\n", flags["alloc"], cpus, flags["topic"])
+	if v := flags["checkpoint-interval"]; v != "" {
+		fmt.Printf("checkpoint-interval: %s\n", v)
+	}
+	fmt.Printf("BenchmarkLadder/%s %s 1234567 rec/s 118.5 MB/s 25 window-ms\n", cell, flags["records"])
+	return 0
+}
+
+// fakeInfra records what the ladder asks of the clusters.
+type fakeInfra struct {
+	mu      sync.Mutex
+	started []string
+	loads   []string
+	stopped []string
+	failOn  string // shape whose Start fails
+}
+
+func (f *fakeInfra) Start(_ context.Context, c ClusterSpec) (Cluster, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if c.Shape.String() == f.failOn {
+		return nil, fmt.Errorf("ladder: start broker %s: fake failure", c.Shape)
+	}
+	f.started = append(f.started, c.Shape.String())
+	return &fakeCluster{f: f, shape: c.Shape}, nil
+}
+
+type fakeCluster struct {
+	f     *fakeInfra
+	shape Shape
+}
+
+func (c *fakeCluster) Bootstrap() []string { return []string{"127.0.0.1:1"} }
+
+func (c *fakeCluster) Load(_ context.Context, cs CorpusSpec) (string, error) {
+	c.f.mu.Lock()
+	defer c.f.mu.Unlock()
+	topic := fmt.Sprintf("%s-%s-s%d-n%d", cs.Schema, cs.Format, cs.Seed, cs.Records)
+	c.f.loads = append(c.f.loads, c.shape.String()+":"+topic)
+	return topic, nil
+}
+
+func (c *fakeCluster) Stop() error {
+	c.f.mu.Lock()
+	defer c.f.mu.Unlock()
+	c.f.stopped = append(c.f.stopped, c.shape.String())
+	return nil
+}
+
+// fakeBinDir makes a directory whose fplab* binaries are the test binary.
+func fakeBinDir(t *testing.T, allocs ...string) string {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for _, a := range allocs {
+		if err := os.Symlink(exe, filepath.Join(dir, binaryName(a))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// fakeEnv is the environment of fake children.
+func fakeEnv(modes string, extra ...string) []string {
+	return append(append(os.Environ(), fakeChildEnv+"=1", fakeModesEnv+"="+modes), extra...)
+}
+
+// alive reports whether pid still exists (and is not a zombie of ours).
+func alive(pid int) bool {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	f := strings.Fields(string(data))
+	return len(f) > 2 && f[2] != "Z"
+}

@@ -1,0 +1,44 @@
+package ladder
+
+import "context"
+
+// Infra brings up the clusters a run needs and loads corpora onto them. The
+// real one (NewKafkaInfra) starts `fplab broker` processes and produces
+// records with package clusters; tests use a fake, so the ladder's logic
+// runs without Kafka.
+type Infra interface {
+	// Start starts (embedded) or attaches to (external) the cluster of one
+	// shape. The ladder calls it once per shape per run and stops it at the
+	// end of the run, on error and on interrupt.
+	Start(ctx context.Context, c ClusterSpec) (Cluster, error)
+}
+
+// Cluster is one running cluster shape.
+type Cluster interface {
+	// Bootstrap is the list of host:port the child connects to.
+	Bootstrap() []string
+	// Load makes sure the corpus is on its topic and returns the topic name.
+	// The ladder calls it once per (format, shape) group; an implementation
+	// should reuse a topic that already holds the full corpus.
+	Load(ctx context.Context, c CorpusSpec) (topic string, err error)
+	// Stop stops what Start started (nothing, for an external cluster).
+	Stop() error
+}
+
+// ClusterSpec is what Start needs to know.
+type ClusterSpec struct {
+	Shape      Shape
+	Partitions int
+	Bootstrap  []string          // external clusters
+	Props      map[string]string // external clusters: client properties
+}
+
+// CorpusSpec names one corpus: the records every cell of a (format, shape)
+// group consumes.
+type CorpusSpec struct {
+	Format     string
+	Schema     string
+	Seed       uint64
+	Records    int
+	Partitions int
+}

@@ -1,0 +1,96 @@
+package ladder
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/fastpathlab/fplab/clusters"
+	"github.com/fastpathlab/fplab/workloads"
+)
+
+// KafkaInfra is the real Infra: embedded shapes run `<BrokerBin> broker
+// --brokers N --partitions P` in a process of their own (pinned to CPUs when
+// set); external shapes attach to the spec's bootstrap list. Corpora are
+// produced with clusters.Load unless clusters.TopicReady finds them there.
+type KafkaInfra struct {
+	BrokerBin    string
+	CPUs         string        // broker CPU list; empty: no pinning
+	StartTimeout time.Duration // default 30s
+}
+
+// Start implements Infra.
+func (k *KafkaInfra) Start(ctx context.Context, c ClusterSpec) (Cluster, error) {
+	if c.Shape.Cluster == "external" {
+		return &kafkaCluster{c: clusters.Cluster{Bootstrap: c.Bootstrap, Props: c.Props}}, nil
+	}
+	if c.Shape.Cluster != "embedded" {
+		return nil, fmt.Errorf("ladder: cluster %s is not supported", c.Shape.Cluster)
+	}
+	argv := []string{k.BrokerBin, "broker", "--brokers", strconv.Itoa(c.Shape.Brokers), "--partitions", strconv.Itoa(c.Partitions)}
+	timeout := k.StartTimeout
+	if timeout <= 0 {
+		timeout = 30 * time.Second
+	}
+	var e *clusters.Embedded
+	start := func() error {
+		var err error
+		e, err = clusters.StartEmbedded(ctx, argv, timeout)
+		return err
+	}
+	var err error
+	if k.CPUs == "" {
+		err = start()
+	} else if pinMethod() == "taskset" {
+		bin, args := pinArgv(k.CPUs, argv[0], argv[1:])
+		argv = append([]string{bin}, args...)
+		err = start()
+	} else {
+		err = onPinnedThread(k.CPUs, start)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("ladder: start broker %s: %v", c.Shape, oneLine(err))
+	}
+	return &kafkaCluster{c: clusters.Cluster{Bootstrap: e.Bootstrap()}, stop: e.Stop}, nil
+}
+
+type kafkaCluster struct {
+	c    clusters.Cluster
+	stop func() error
+}
+
+func (k *kafkaCluster) Bootstrap() []string { return k.c.Bootstrap }
+
+func (k *kafkaCluster) Stop() error {
+	if k.stop == nil {
+		return nil
+	}
+	return k.stop()
+}
+
+// Load implements Cluster: the topic is the corpus ID, produced only when
+// it does not already hold the corpus.
+func (k *kafkaCluster) Load(ctx context.Context, c CorpusSpec) (string, error) {
+	schema, err := workloads.SchemaByName(c.Schema)
+	if err != nil {
+		return "", fmt.Errorf("ladder: %v", err)
+	}
+	codec, err := workloads.NewCodec(workloads.Format(c.Format), schema)
+	if err != nil {
+		return "", fmt.Errorf("ladder: %v", err)
+	}
+	corpus := workloads.NewCorpus(schema, codec, c.Seed, c.Records)
+	topic := corpus.ID()
+	ready, err := clusters.TopicReady(ctx, k.c, topic, c.Partitions, c.Records)
+	if err != nil {
+		return "", fmt.Errorf("ladder: corpus %s: %v", topic, oneLine(err))
+	}
+	if ready {
+		return topic, nil
+	}
+	if _, err := clusters.Load(ctx, k.c, topic, c.Partitions, c.Records, corpus.Message); err != nil {
+		return "", fmt.Errorf("ladder: load corpus %s: %v", topic, oneLine(err))
+	}
+	return topic, nil
+}

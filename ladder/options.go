@@ -1,0 +1,66 @@
+package ladder
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/fastpathlab/fplab/results"
+)
+
+// Options configures Run and Resume. The zero value is usable for Resume;
+// Run needs SpecPath or Spec.
+type Options struct {
+	// SpecPath is the spec file Run loads (ignored when Spec is set).
+	SpecPath string
+	// Spec is an already loaded spec.
+	Spec *Spec
+	// BinDir holds the child binaries fplab, fplab-mimalloc2 and
+	// fplab-mimalloc3; default: the directory of os.Executable().
+	BinDir string
+	// Root is where run directories are created; default results/runs.
+	Root string
+	// Progress receives the progress lines; default os.Stderr.
+	Progress io.Writer
+	// Infra starts brokers and loads corpora; default NewKafkaInfra.
+	Infra Infra
+	// BrokerCPUs and CellCPUs pin the broker processes and the measured
+	// children to CPU lists ("0", "1-3"); empty: no pinning.
+	BrokerCPUs string
+	CellCPUs   string
+	// Grace is the SIGTERM -> SIGKILL delay for a child past its timeout;
+	// default 2s.
+	Grace time.Duration
+	// AfterRow, when set, is called after every journaled row (tests use it
+	// to stop a run part-way).
+	AfterRow func(results.Row)
+	// ChildEnv, when set, is the environment of every child (default: the
+	// ladder's own).
+	ChildEnv []string
+}
+
+func (o Options) progressWriter() io.Writer {
+	if o.Progress != nil {
+		return o.Progress
+	}
+	return os.Stderr
+}
+
+func (o Options) root() string {
+	if o.Root != "" {
+		return o.Root
+	}
+	return results.DefaultRoot
+}
+
+func (o Options) binDir() (string, error) {
+	if o.BinDir != "" {
+		return o.BinDir, nil
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Dir(exe), nil
+}

@@ -1,0 +1,117 @@
+package ladder
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"time"
+
+	"github.com/fastpathlab/fplab/results"
+)
+
+// Run loads and expands the spec, checks everything that can be checked
+// before a process starts (spec, allocator binaries, CPU lists, a writable
+// run root), creates the run directory and runs the whole schedule. It
+// returns the run directory, also when the run failed part-way (so the
+// caller can Resume it); err is one line.
+func Run(ctx context.Context, opt Options) (string, error) {
+	spec := opt.Spec
+	if spec == nil {
+		if opt.SpecPath == "" {
+			return "", errors.New("ladder: no spec given")
+		}
+		var err error
+		if spec, err = LoadSpec(opt.SpecPath); err != nil {
+			return "", err
+		}
+	}
+	r, err := prepare(spec, opt)
+	if err != nil {
+		return "", err
+	}
+	host := results.HostFingerprint()
+	dir, err := results.NewRunDir(opt.root(), host.Hostname, time.Now())
+	if err != nil {
+		return "", err
+	}
+	r.dir = dir
+	commit, dirty := gitState(ctx)
+	stored, err := encodeStored(spec, r.sch, pinningOf(opt))
+	if err != nil {
+		return dir, err
+	}
+	r.manifest = results.Manifest{
+		Host: host, GoVersion: runtime.Version(), GitCommit: commit, GitDirty: dirty,
+		Spec: stored, Start: time.Now(), AllocVersions: map[string]string{},
+	}
+	if err := results.WriteManifest(dir, r.manifest); err != nil {
+		return dir, err
+	}
+	return dir, r.execute(ctx, nil)
+}
+
+// Resume finishes the run in runDir: it rebuilds the spec and schedule from
+// the manifest and runs exactly the measured cell-repetitions the journal
+// does not hold yet (after the warm-up rounds again, if anything is left).
+func Resume(ctx context.Context, runDir string, opt Options) (string, error) {
+	m, err := results.ReadManifest(runDir)
+	if err != nil {
+		return runDir, err
+	}
+	st, err := decodeStored(m.Spec)
+	if err != nil {
+		return runDir, err
+	}
+	r, err := prepare(st.Spec, opt)
+	if err != nil {
+		return runDir, err
+	}
+	r.dir, r.manifest = runDir, m
+	if r.manifest.AllocVersions == nil {
+		r.manifest.AllocVersions = map[string]string{}
+	}
+	if pin := pinningOf(opt); pin.On {
+		st.Pinning = pin
+		if r.manifest.Spec, err = encodeStored(st.Spec, r.sch, pin); err != nil {
+			return runDir, err
+		}
+	}
+	var rows []results.Row
+	if _, serr := os.Stat(filepath.Join(runDir, results.JournalFile)); serr == nil {
+		if rows, _, err = results.ReadJournal(filepath.Join(runDir, results.JournalFile)); err != nil {
+			return runDir, err
+		}
+	}
+	return runDir, r.execute(ctx, results.Finished(rows))
+}
+
+// prepare does the checks shared by Run and Resume.
+func prepare(spec *Spec, opt Options) (*runner, error) {
+	sch, err := NewSchedule(spec)
+	if err != nil {
+		return nil, err
+	}
+	for _, cpus := range []string{opt.BrokerCPUs, opt.CellCPUs} {
+		if cpus != "" {
+			if _, err := parseCPUList(cpus); err != nil {
+				return nil, err
+			}
+		}
+	}
+	dir, err := opt.binDir()
+	if err != nil {
+		return nil, fmt.Errorf("ladder: binary directory: %v", err)
+	}
+	bins, err := resolveBinaries(dir, sch.Cells)
+	if err != nil {
+		return nil, err
+	}
+	infra := opt.Infra
+	if infra == nil {
+		infra = &KafkaInfra{BrokerBin: bins["go"], CPUs: opt.BrokerCPUs}
+	}
+	return &runner{spec: spec, sch: sch, bins: bins, opt: opt, infra: infra}, nil
+}

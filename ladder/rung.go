@@ -1,0 +1,125 @@
+package ladder
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/fastpathlab/fplab/ladder/rung"
+	"github.com/fastpathlab/fplab/results"
+	"github.com/fastpathlab/fplab/source"
+	"github.com/fastpathlab/fplab/workloads"
+)
+
+// rungArgs builds the argv (after the binary) of `fplab rung` for one
+// entry. The encoding is rung.Cell.Args, the same one a checkpointing rung
+// uses to start its readers. The child's own timeout is a little shorter
+// than the ladder's hard one, so a slow cell reports its own clear error
+// before it is killed. Expected row hashes are cached in the run directory
+// (hashDir), so only the first cell per corpus computes them.
+func rungArgs(s *Spec, e Entry, bootstrap []string, topic, hashDir string) []string {
+	c := e.Cell
+	rc := rung.Cell{
+		Path: source.Path(c.Path), Format: workloads.Format(c.Format), Batch: c.Batch,
+		Brokers: c.Brokers, Alloc: c.Alloc, CRC: c.CRC == "on", Cluster: c.Cluster,
+		Bootstrap: bootstrap, Topic: topic, Partitions: s.Partitions, Records: s.Records,
+		Seed: s.Seed, Schema: s.Schema, Timeout: childTimeout(s.Timeout), HashCache: hashDir,
+		CkptInterval: s.Checkpoint, Failures: s.Failures,
+	}
+	if c.Cluster == "external" {
+		rc.Props = s.ClusterProps
+	}
+	if c.Tag != "" {
+		rc.Tags = []string{c.Tag}
+	}
+	return append([]string{"rung"}, rc.Args()...)
+}
+
+// childTimeout leaves the ladder's hard timeout a margin over the child's.
+func childTimeout(hard time.Duration) time.Duration {
+	margin := hard / 10
+	if margin > 5*time.Second {
+		margin = 5 * time.Second
+	}
+	return hard - margin
+}
+
+// windowUnit is the metric holding the child's measured window.
+const windowUnit = "window-ms"
+
+// rowOf turns a child's outcome into the journal row of entry e.
+func rowOf(e Entry, timeout time.Duration, r childResult) results.Row {
+	row := results.Row{Cell: e.Cell.Name(), Rep: e.Rep, Start: r.Start, End: r.End}
+	fail := func(reason string) results.Row {
+		row.Reason = reason
+		row.Signal = r.Signal
+		row.StderrTail = r.StderrTail
+		return row
+	}
+	switch {
+	case r.StartErr != nil:
+		return fail("start: " + oneLine(r.StartErr))
+	case r.TimedOut:
+		return fail(fmt.Sprintf("timeout: no result within %v; child process group killed", timeout))
+	case r.Signal != "" && r.Exit <= 0:
+		return fail("crashed: killed by signal " + r.Signal)
+	case r.Exit != 0:
+		msg := fmt.Sprintf("exit status %d", r.Exit)
+		if r.Signal != "" {
+			msg += " (runtime crash on " + r.Signal + ")"
+		}
+		if r.LastLine != "" {
+			msg += ": " + r.LastLine
+		}
+		return fail(msg)
+	}
+	cell, iters, metrics, config, err := results.ParseBench(r.Stdout)
+	if err != nil {
+		return fail("bad output: " + oneLine(err))
+	}
+	if !sameCell(cell, row.Cell) {
+		return fail(fmt.Sprintf("bad output: child reported cell %s, want %s", cell, row.Cell))
+	}
+	row.OK, row.Iters, row.Metrics, row.Config = true, iters, metrics, config
+	row.Measured = windowOf(metrics)
+	return row
+}
+
+// sameCell accepts the child's name with or without the cluster part (the
+// rung child does not print it).
+func sameCell(got, want string) bool {
+	if got == want {
+		return true
+	}
+	parts := strings.Split(want, "/")
+	kept := parts[:0]
+	for _, p := range parts {
+		if !strings.HasPrefix(p, AxisCluster+"=") {
+			kept = append(kept, p)
+		}
+	}
+	return got == strings.Join(kept, "/")
+}
+
+func windowOf(ms []results.Metric) time.Duration {
+	for _, m := range ms {
+		if m.Unit == windowUnit {
+			return time.Duration(m.Value * float64(time.Millisecond))
+		}
+	}
+	return 0
+}
+
+// summary is the progress text of a row.
+func summary(r results.Row) string {
+	if !r.OK {
+		return "FAILED " + r.Reason
+	}
+	for _, m := range r.Metrics {
+		if m.Unit == "rec/s" {
+			return strconv.FormatFloat(m.Value, 'f', 0, 64) + " rec/s"
+		}
+	}
+	return "ok"
+}

@@ -1,0 +1,147 @@
+package rung
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/fastpathlab/fplab/checkpointcost"
+	"github.com/fastpathlab/fplab/clusters"
+	"github.com/fastpathlab/fplab/source"
+	"github.com/fastpathlab/fplab/workloads"
+)
+
+// corpusRange is the bounded range of a loaded corpus: the loader puts
+// record i at partition i%P, so partition p ends at ceil((n-p)/P).
+func corpusRange(records, partitions int) (start, stop []int64) {
+	start = make([]int64, partitions)
+	stop = make([]int64, partitions)
+	for p := range stop {
+		stop[p] = int64(records / partitions)
+		if p < records%partitions {
+			stop[p]++
+		}
+	}
+	return start, stop
+}
+
+// ckptDirs returns the store and output directories of a checkpointing
+// cell.
+func ckptDirs(dir string) (store, output string) {
+	return filepath.Join(dir, "store"), filepath.Join(dir, "output")
+}
+
+// runReader is one checkpointing reader process: restore, open the source
+// at the restored split state, and run the checkpointed read loop, events
+// on w.
+func runReader(ctx context.Context, c *Cell, mem *countingAllocator, codec workloads.Codec, expected []uint64, w io.Writer) error {
+	start, stop := corpusRange(c.Records, c.Partitions)
+	store, output := ckptDirs(c.CkptDir)
+	restored, err := checkpointcost.Restore(store, output, start)
+	if err != nil {
+		return err
+	}
+	r, err := source.Open(ctx, source.Config{
+		Path: c.Path, Bootstrap: c.Bootstrap, Props: c.Props, Topic: c.Topic,
+		Partitions: c.Partitions, Start: restored.Start, Stop: stop, Batch: c.Batch, CRC: c.CRC,
+		Codec: codec, Mem: mem, Timeout: stallTimeout(c.Timeout),
+	})
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	as, err := r.Assertions()
+	if err != nil {
+		return err
+	}
+	if as.CheckCRCs != c.CRC {
+		return fmt.Errorf("rung: cell claims check.crcs=%v but the client runs with %v (%s)", c.CRC, as.CheckCRCs, as.CheckCRCsSource)
+	}
+	vr := &verifyingReader{Reader: r, v: &verifier{batch: c.Batch, partitions: c.Partitions, expected: expected}}
+	err = checkpointcost.RunReader(ctx, vr, checkpointcost.ReaderOptions{
+		Store: store, Output: output, Interval: c.CkptInterval, Restored: restored,
+	}, w)
+	if err != nil {
+		return err
+	}
+	if err := checkPath(c, r.Stats(), as); err != nil {
+		return err
+	}
+	r.Close()
+	return checkBalanced(mem)
+}
+
+// runSupervised measures a checkpointing cell: reader processes under a
+// supervisor that kills Failures of them, then the exactly-once verdict.
+func runSupervised(ctx context.Context, c *Cell, b Build, cl clusters.Cluster, w io.Writer) error {
+	ready, err := clusters.TopicReady(ctx, cl, c.Topic, c.Partitions, c.Records)
+	if err != nil {
+		return err
+	}
+	if !ready {
+		return fmt.Errorf("rung: topic %q does not hold the %d-record corpus in %d partitions", c.Topic, c.Records, c.Partitions)
+	}
+	dir := c.CkptDir
+	if dir == "" {
+		if dir, err = os.MkdirTemp("", "fplab-ckpt-"); err != nil {
+			return fmt.Errorf("rung: %v", err)
+		}
+		defer os.RemoveAll(dir)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("rung: %v", err)
+	}
+	store, output := ckptDirs(dir)
+	start, stop := corpusRange(c.Records, c.Partitions)
+	reader := *c
+	reader.Role, reader.CkptDir = "reader", dir
+	argv := append([]string{exe, "rung"}, reader.Args()...)
+	res, err := checkpointcost.Supervise(ctx, checkpointcost.SuperviseOptions{
+		Store: store, Output: output, Start: start, Stop: stop,
+		Failures: c.Failures, Seed: c.Seed,
+		ReaderArgv:   func(int) []string { return argv },
+		StallTimeout: stallTimeout(c.Timeout),
+		Stderr:       os.Stderr,
+	})
+	if err != nil {
+		return err
+	}
+	if res.Read == 0 || res.Window <= 0 {
+		return fmt.Errorf("rung: checkpointed readers reported no measured window")
+	}
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_CHILDREN, &ru)
+	cpu := time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	recs := float64(res.Read)
+	figs := []metric{
+		{res.RecPerSec(), "rec/s"},
+		{float64(res.Window.Nanoseconds()) / recs, "ns/rec"},
+		{float64(cpu.Nanoseconds()) / recs, "cpu-ns/rec"},
+		{float64(ru.Maxrss) / 1024, "peak-RSS-MB"},
+		{ms(res.Startup), "startup-ms"},
+		{ms(res.Window), "window-ms"},
+		{ms(res.CkptP50), "ckpt-p50-ms"},
+		{ms(res.CkptP99), "ckpt-p99-ms"},
+		{ms(res.CkptMax), "ckpt-max-ms"},
+		{ms(res.AlignP99), "align-p99-ms"},
+		{ms(res.SnapshotP99), "snapshot-p99-ms"},
+		{float64(res.Ckpts), "ckpts"},
+		{float64(res.StateBytes), "state-bytes"},
+		{float64(len(res.Failures)), "failures"},
+		{res.ReplayRec, "replay-rec"},
+		{float64(res.Verdict.Lost), "lost"},
+		{float64(res.Verdict.Dup), "dup"},
+	}
+	if len(res.Failures) > 0 {
+		figs = append(figs,
+			metric{ms(res.Recover), "recover-ms"},
+			metric{ms(res.RecoverStartup), "recover-startup-ms"},
+			metric{ms(res.RecoverCatchup), "recover-catchup-ms"})
+	}
+	return writeResult(w, c, b, source.ClientOf(c.Path), res.Read, figs)
+}

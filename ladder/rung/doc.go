@@ -1,0 +1,21 @@
+// Package rung runs ONE cell of the ladder, in the child process the ladder
+// starts for it (`fplab rung`), and prints its result in Go benchmark format.
+//
+// Where it sits in the flow:
+//
+//	spec -> cells -> [child process: rung] -> result -> journal -> tables/plots/report
+//
+// A rung proves its cell before it reports: the binary's allocator is the
+// one the cell names (alloc.Proof), the cluster has the broker count the
+// cell names (read back from metadata), librdkafka runs with the cell's
+// check.crcs (read back from its effective configuration), the fast path
+// crossed into C once per drain rather than once per record, the build is
+// optimised (no -race, no -N -l), and every batch matches the corpus: its row
+// count, and a checksum of its decoded columns against the checksum the
+// corpus generator computes for the records the batch says it holds. Any
+// violation is an error and no figure is printed.
+//
+// The measured window runs from the first record to the last batch;
+// start-up (connect, metadata, watermarks, assign, first fetch) is reported
+// separately as startup-ms.
+package rung

@@ -1,0 +1,79 @@
+package rung
+
+import (
+	"encoding/binary"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+
+	"github.com/fastpathlab/fplab/workloads"
+)
+
+// expectedHashes returns, for every corpus record, the row hash its decoded
+// columns must have. Computing them costs about as much as generating the
+// corpus, so a ladder passes a cache directory and only its first cell per
+// corpus pays.
+func expectedHashes(c *workloads.Corpus, cacheDir string) ([]uint64, error) {
+	n := c.Count()
+	var path string
+	if cacheDir != "" {
+		path = filepath.Join(cacheDir, c.ID()+".hashes")
+		if b, err := os.ReadFile(path); err == nil && len(b) == 8*n {
+			out := make([]uint64, n)
+			for i := range out {
+				out[i] = binary.LittleEndian.Uint64(b[8*i:])
+			}
+			return out, nil
+		}
+	}
+	out := make([]uint64, n)
+	workers := runtime.GOMAXPROCS(0)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := w; i < n; i += workers {
+				out[i] = c.Hash(i)
+			}
+		}(w)
+	}
+	wg.Wait()
+	if path != "" {
+		if err := writeHashes(path, out); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// writeHashes writes the cache atomically, so a concurrent or killed writer
+// never leaves a torn file that a later cell would trust.
+func writeHashes(path string, h []uint64) error {
+	b := make([]byte, 8*len(h))
+	for i, v := range h {
+		binary.LittleEndian.PutUint64(b[8*i:], v)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("rung: hash cache: %v", err)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".hashes-*")
+	if err != nil {
+		return fmt.Errorf("rung: hash cache: %v", err)
+	}
+	if _, err := tmp.Write(b); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return fmt.Errorf("rung: hash cache: %v", err)
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("rung: hash cache: %v", err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("rung: hash cache: %v", err)
+	}
+	return nil
+}

@@ -1,0 +1,107 @@
+package rung
+
+import (
+	"fmt"
+	"io"
+	"runtime"
+	"runtime/debug"
+	"strings"
+
+	"github.com/fastpathlab/fplab/alloc"
+)
+
+// Build describes the binary a rung runs in; cmd/fplab fills it.
+type Build struct {
+	Commit string
+	Dirty  bool
+}
+
+// buildFlags returns the flags the binary was built with, as recorded by
+// the Go toolchain.
+func buildFlags() (flags string, race, noopt bool) {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "unknown", false, false
+	}
+	var parts []string
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "-race":
+			race = s.Value == "true"
+		case "-gcflags":
+			for _, f := range strings.Fields(s.Value) {
+				if _, after, ok := strings.Cut(f, "="); ok {
+					f = after
+				}
+				if f == "-N" || f == "-l" {
+					noopt = true
+				}
+			}
+		}
+		if strings.HasPrefix(s.Key, "-") || s.Key == "CGO_ENABLED" || s.Key == "GOAMD64" || s.Key == "GOARM64" {
+			parts = append(parts, s.Key+"="+s.Value)
+		}
+	}
+	return strings.Join(parts, " "), race, noopt
+}
+
+// check refuses to measure anything but an optimised build.
+func (b Build) check() error {
+	_, race, noopt := buildFlags()
+	if race {
+		return fmt.Errorf("rung: binary built with -race; only optimised builds are measured")
+	}
+	if noopt {
+		return fmt.Errorf("rung: binary built with -N or -l; only optimised builds are measured")
+	}
+	return nil
+}
+
+// metric is one benchfmt value and its unit.
+type metric struct {
+	v    float64
+	unit string
+}
+
+// writeResult prints the cell's file-config lines and its one result line.
+func writeResult(w io.Writer, c *Cell, b Build, client string, iters int64, ms []metric) error {
+	flags, _, _ := buildFlags()
+	commit := b.Commit
+	if commit == "" {
+		commit = "unknown"
+	}
+	if b.Dirty {
+		commit += "-dirty"
+	}
+	cfg := [][2]string{
+		{"goos", runtime.GOOS},
+		{"goarch", runtime.GOARCH},
+		{"cpu", cpuModel()},
+		{"go", runtime.Version()},
+		{"client", client},
+		{"alloc-version", alloc.Version()},
+		{"commit", commit},
+		{"build-flags", flags},
+		{"cluster", c.Cluster},
+		{"schema", c.Schema},
+		{"partitions", fmt.Sprint(c.Partitions)},
+	}
+	var sb strings.Builder
+	for _, kv := range cfg {
+		fmt.Fprintf(&sb, "%s: %s\n", kv[0], oneLine(kv[1]))
+	}
+	fmt.Fprintf(&sb, "BenchmarkLadder/%s %d", c.Name(), iters)
+	for _, m := range ms {
+		fmt.Fprintf(&sb, " %.6g %s", m.v, m.unit)
+	}
+	sb.WriteString("\n")
+	_, err := io.WriteString(w, sb.String())
+	return err
+}
+
+func oneLine(s string) string {
+	if s == "" {
+		return "unknown"
+	}
+	return strings.Join(strings.Fields(s), " ")
+}

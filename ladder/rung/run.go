@@ -1,0 +1,201 @@
+package rung
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"syscall"
+	"time"
+
+	"github.com/fastpathlab/fplab/alloc"
+	"github.com/fastpathlab/fplab/clusters"
+	"github.com/fastpathlab/fplab/source"
+	"github.com/fastpathlab/fplab/workloads"
+)
+
+// Run measures one cell and writes its result to w in Go benchmark format.
+// It returns an error, and writes nothing, if any of the cell's claims does
+// not hold.
+func Run(ctx context.Context, c Cell, b Build, w io.Writer) error {
+	if err := c.validate(); err != nil {
+		return err
+	}
+	if err := b.check(); err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(ctx, c.Timeout)
+	defer cancel()
+
+	if alloc.Name() != c.Alloc {
+		return fmt.Errorf("rung: cell claims alloc=%s but this binary is built for alloc=%s (run bin/fplab-%s)", c.Alloc, alloc.Name(), c.Alloc)
+	}
+	if _, err := alloc.Proof(); err != nil {
+		return fmt.Errorf("rung: alloc=%s not in force: %v", c.Alloc, err)
+	}
+	schema, err := workloads.SchemaByName(c.Schema)
+	if err != nil {
+		return err
+	}
+	codec, err := workloads.NewCodec(c.Format, schema)
+	if err != nil {
+		return err
+	}
+	corpus := workloads.NewCorpus(schema, codec, c.Seed, c.Records)
+	expected, err := expectedHashes(corpus, c.HashCache)
+	if err != nil {
+		return err
+	}
+
+	cl := clusters.Cluster{Bootstrap: c.Bootstrap, Props: c.Props}
+	brokers, err := clusters.BrokerCount(ctx, cl)
+	if err != nil {
+		return err
+	}
+	if brokers != c.Brokers {
+		return fmt.Errorf("rung: cell claims brokers=%d but cluster metadata lists %d", c.Brokers, brokers)
+	}
+
+	mem := &countingAllocator{mem: alloc.Allocator()}
+	switch {
+	case c.Role == "reader":
+		err = runReader(ctx, &c, mem, codec, expected, w)
+	case c.CkptInterval > 0:
+		err = runSupervised(ctx, &c, b, cl, w)
+	default:
+		var m *measurement
+		if m, err = measure(ctx, &c, mem, codec, expected); err == nil {
+			err = checkBalanced(mem)
+		}
+		if err == nil {
+			err = writeResult(w, &c, b, m.asserts.Client, m.stats.Records, m.metrics())
+		}
+	}
+	return err
+}
+
+// checkBalanced fails a cell whose Arrow buffers were not all released.
+func checkBalanced(mem *countingAllocator) error {
+	if out := mem.outstanding.Load(); out != 0 {
+		return fmt.Errorf("rung: %d Arrow bytes still allocated after the cell (leak)", out)
+	}
+	return nil
+}
+
+// measurement is what one drain produced.
+type measurement struct {
+	stats    source.Stats
+	asserts  source.Assertions
+	startup  time.Duration
+	window   time.Duration
+	cpu      time.Duration
+	goBytes  uint64
+	goAllocs uint64
+	peakRSS  int64 // bytes
+}
+
+// metrics are a plain cell's figures, in the order they are printed.
+func (m *measurement) metrics() []metric {
+	st := m.stats
+	recs := float64(st.Records)
+	secs := m.window.Seconds()
+	out := []metric{
+		{recs / secs, "rec/s"},
+		{float64(st.Bytes) / secs / 1e6, "MB/s"},
+		{float64(m.window.Nanoseconds()) / recs, "ns/rec"},
+		{float64(m.cpu.Nanoseconds()) / recs, "cpu-ns/rec"},
+		{float64(m.goBytes) / recs, "B/rec"},
+		{float64(m.goAllocs) / recs, "allocs/rec"},
+		{float64(m.peakRSS) / (1 << 20), "peak-RSS-MB"},
+		{ms(m.startup), "startup-ms"},
+		{ms(m.window), "window-ms"},
+	}
+	if st.NonEmpty > 0 {
+		out = append(out, metric{recs / float64(st.NonEmpty), "rec/crossing"})
+	}
+	return out
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1e3 }
+
+func measure(ctx context.Context, c *Cell, mem *countingAllocator, codec workloads.Codec, expected []uint64) (*measurement, error) {
+	t0 := time.Now()
+	r, err := source.Open(ctx, source.Config{
+		Path: c.Path, Bootstrap: c.Bootstrap, Props: c.Props, Topic: c.Topic,
+		Partitions: c.Partitions, Batch: c.Batch, CRC: c.CRC,
+		Codec: codec, Mem: mem, Timeout: stallTimeout(c.Timeout),
+	})
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+
+	var ms0, ms1 runtime.MemStats
+	runtime.ReadMemStats(&ms0)
+	cpu0 := cpuTime()
+
+	v := verifier{batch: c.Batch, partitions: c.Partitions, expected: expected}
+	var last time.Time
+	for {
+		b, err := r.Next(ctx)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		last = time.Now()
+		err = v.check(b)
+		b.Rec.Release()
+		if err != nil {
+			return nil, err
+		}
+	}
+	cpu1 := cpuTime()
+	runtime.ReadMemStats(&ms1)
+
+	st := r.Stats()
+	as, err := r.Assertions()
+	if err != nil {
+		return nil, err
+	}
+	if err := checkClaims(c, st, as, v.rows); err != nil {
+		return nil, err
+	}
+	if !last.After(st.First) {
+		return nil, fmt.Errorf("rung: empty measured window (%d records arrived in one instant)", st.Records)
+	}
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return &measurement{
+		stats: st, asserts: as,
+		startup:  st.First.Sub(t0),
+		window:   last.Sub(st.First),
+		cpu:      cpu1 - cpu0,
+		goBytes:  ms1.TotalAlloc - ms0.TotalAlloc,
+		goAllocs: ms1.Mallocs - ms0.Mallocs,
+		peakRSS:  ru.Maxrss * 1024,
+	}, nil
+}
+
+// stallTimeout is how long a reader may go without a message: a fraction
+// of the cell's budget, so a stall is reported as such, not as a kill.
+func stallTimeout(cell time.Duration) time.Duration {
+	d := cell / 3
+	if d > 30*time.Second {
+		d = 30 * time.Second
+	}
+	if d < 200*time.Millisecond {
+		d = 200 * time.Millisecond
+	}
+	return d
+}
+
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}

@@ -1,0 +1,109 @@
+package rung
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/fastpathlab/fplab/source"
+	"github.com/fastpathlab/fplab/workloads"
+)
+
+// verifier checks every batch against the corpus: the row count (full
+// batches until the one short last batch) and a checksum of the decoded
+// columns against the generator's checksum of the records the batch holds.
+type verifier struct {
+	batch      int
+	partitions int
+	expected   []uint64
+	rows       int64
+	batches    int64
+	short      bool
+}
+
+func (v *verifier) check(b *source.Batch) error {
+	n := int(b.Rec.NumRows())
+	if n != len(b.Partitions) || n != len(b.Offsets) {
+		return fmt.Errorf("rung: batch %d has %d rows but %d positions", v.batches, n, len(b.Partitions))
+	}
+	if v.short {
+		return fmt.Errorf("rung: batch %d follows a short batch (only the last may be short)", v.batches)
+	}
+	if n > v.batch || n == 0 {
+		return fmt.Errorf("rung: batch %d has %d rows (batch size %d)", v.batches, n, v.batch)
+	}
+	v.short = n < v.batch
+	var want uint64
+	for i, p := range b.Partitions {
+		id := b.Offsets[i]*int64(v.partitions) + int64(p)
+		if id < 0 || id >= int64(len(v.expected)) {
+			return fmt.Errorf("rung: batch %d row %d: partition %d offset %d is outside the corpus", v.batches, i, p, b.Offsets[i])
+		}
+		want += v.expected[id]
+	}
+	if got := workloads.BatchChecksum(b.Rec); got != want {
+		return fmt.Errorf("rung: batch %d: checksum of decoded columns %016x, corpus says %016x", v.batches, got, want)
+	}
+	v.rows += int64(n)
+	v.batches++
+	return nil
+}
+
+// checkClaims fails the cell when what the reader proves differs from what
+// the cell claims, or when it did not read the whole corpus.
+func checkClaims(c *Cell, st source.Stats, as source.Assertions, rows int64) error {
+	if rows != int64(c.Records) {
+		return fmt.Errorf("rung: read %d verified records, corpus has %d", rows, c.Records)
+	}
+	return checkPath(c, st, as)
+}
+
+// checkPath fails the cell when the reader is not the path, or does not run
+// with the check.crcs, the cell claims.
+func checkPath(c *Cell, st source.Stats, as source.Assertions) error {
+	if st.ParseFailures != 0 {
+		return fmt.Errorf("rung: %d parse failures on a valid corpus", st.ParseFailures)
+	}
+	if as.CheckCRCs != c.CRC {
+		return fmt.Errorf("rung: cell claims check.crcs=%v but the client runs with %v (%s)", c.CRC, as.CheckCRCs, as.CheckCRCsSource)
+	}
+	switch c.Path {
+	case source.PathFast:
+		// One crossing per drain: a bulk drain moves many records per
+		// crossing. Demand at least min(batch, 16) on average, which a
+		// per-record fallback (1 per crossing) cannot meet.
+		need := int64(16)
+		if int64(c.Batch) < need {
+			need = int64(c.Batch)
+		}
+		if st.NonEmpty == 0 || st.Records/st.NonEmpty < need {
+			return fmt.Errorf("rung: path=fast made %d non-empty crossings for %d records (< %d records per crossing): not a bulk drain", st.NonEmpty, st.Records, need)
+		}
+		if st.Polls != 0 {
+			return fmt.Errorf("rung: path=fast called Poll %d times", st.Polls)
+		}
+	case source.PathRowwise, source.PathShallow:
+		if st.Polls < st.Records || st.Crossings != 0 {
+			return fmt.Errorf("rung: path=%s made %d polls and %d drains for %d records: not per-record Poll", c.Path, st.Polls, st.Crossings, st.Records)
+		}
+	}
+	return nil
+}
+
+// verifyingReader checks every batch against the corpus on its way to a
+// checkpointing reader loop, which consumes batches itself.
+type verifyingReader struct {
+	source.Reader
+	v *verifier
+}
+
+func (r *verifyingReader) Next(ctx context.Context) (*source.Batch, error) {
+	b, err := r.Reader.Next(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.v.check(b); err != nil {
+		b.Rec.Release()
+		return nil, err
+	}
+	return b, nil
+}

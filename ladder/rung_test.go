@@ -1,0 +1,28 @@
+package ladder
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestRungArgs(t *testing.T) {
+	s := &Spec{Partitions: 6, Records: 2000000, Seed: 42, Schema: "bid", Timeout: 100 * time.Second,
+		ClusterProps: map[string]string{"sasl.username": "u", "security.protocol": "SASL_SSL"}}
+	e := Entry{Cell: Cell{Path: "fast", Format: "json", Batch: 8192, Brokers: 3, Alloc: "mimalloc2", CRC: "off", Cluster: "embedded", Tag: "aa=b"}}
+	got := strings.Join(rungArgs(s, e, []string{"h:1", "h:2"}, "bid-json-s42-n2000000", "/run/hashes"), " ")
+	want := "rung --path fast --format json --batch 8192 --brokers 3 --alloc mimalloc2 --crc off --cluster embedded" +
+		" --bootstrap h:1,h:2 --topic bid-json-s42-n2000000 --partitions 6 --records 2000000 --seed 42 --schema bid --timeout 1m35s --tag aa=b --hash-cache /run/hashes"
+	if got != want {
+		t.Errorf("\n got %s\nwant %s", got, want)
+	}
+	s.Checkpoint, s.Failures = 500*time.Millisecond, 3
+	e.Cell.Cluster, e.Cell.Tag = "external", ""
+	got = strings.Join(rungArgs(s, e, []string{"k:9092"}, "t", ""), " ")
+	want = "rung --path fast --format json --batch 8192 --brokers 3 --alloc mimalloc2 --crc off --cluster external" +
+		" --bootstrap k:9092 --topic t --partitions 6 --records 2000000 --seed 42 --schema bid --timeout 1m35s" +
+		" --cluster-prop sasl.username=u --cluster-prop security.protocol=SASL_SSL --checkpoint-interval 500ms --failures 3"
+	if got != want {
+		t.Errorf("\n got %s\nwant %s", got, want)
+	}
+}

@@ -1,0 +1,225 @@
+package ladder
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/fastpathlab/fplab/results"
+)
+
+// runner executes one session of a run: a fresh Run or a Resume.
+type runner struct {
+	spec     *Spec
+	sch      *Schedule
+	bins     map[string]string
+	opt      Options
+	infra    Infra
+	dir      string
+	manifest results.Manifest
+}
+
+type group struct {
+	format string
+	shape  Shape
+}
+
+// todo lists the entries this session runs: every measured entry not in
+// done, preceded by the warm-up rounds when any measured entry is left.
+func (r *runner) todo(done map[results.CellRep]bool) []Entry {
+	var warm, meas []Entry
+	for _, round := range r.sch.Rounds {
+		for _, e := range round {
+			switch {
+			case e.Warmup:
+				warm = append(warm, e)
+			case !done[results.CellRep{Cell: e.Cell.Name(), Rep: e.Rep}]:
+				meas = append(meas, e)
+			}
+		}
+	}
+	if len(meas) == 0 {
+		return nil
+	}
+	return append(warm, meas...)
+}
+
+// execute runs the session and writes the run's outputs.
+func (r *runner) execute(ctx context.Context, done map[results.CellRep]bool) (err error) {
+	start := time.Now()
+	todo := r.todo(done)
+	prog := newProgress(r.opt.progressWriter(), len(todo), start)
+	var measured time.Duration
+	defer func() {
+		prog.finish()
+		if ferr := r.finish(start, measured, prog); err == nil {
+			err = ferr
+		}
+	}()
+	if len(todo) == 0 {
+		prog.note("nothing left to run in %s", r.dir)
+		return nil
+	}
+	jr, err := results.OpenJournal(filepath.Join(r.dir, results.JournalFile))
+	if err != nil {
+		return err
+	}
+	defer jr.Close()
+
+	clusters, topics, stop, err := r.setUp(ctx, todo, prog)
+	defer stop()
+	if err != nil {
+		return err
+	}
+	for i, e := range todo {
+		if ctx.Err() != nil {
+			return fmt.Errorf("ladder: interrupted after %d of %d child runs; resume with the run directory %s", i, len(todo), r.dir)
+		}
+		cl := clusters[e.Cell.Shape()]
+		topic := topics[group{e.Cell.Format, e.Cell.Shape()}]
+		res := runChild(ctx, childCmd{
+			Bin:     r.bins[e.Cell.Alloc],
+			Args:    rungArgs(r.spec, e, cl.Bootstrap(), topic, filepath.Join(r.dir, "hashes")),
+			Env:     r.opt.ChildEnv,
+			Timeout: r.spec.Timeout,
+			Grace:   r.opt.Grace,
+			CPUs:    r.opt.CellCPUs,
+		})
+		if res.Canceled {
+			return fmt.Errorf("ladder: interrupted during %s; resume with the run directory %s", e.Cell.Name(), r.dir)
+		}
+		row := rowOf(e, r.spec.Timeout, res)
+		measured += row.Measured
+		r.noteVersions(e.Cell.Alloc, row)
+		if !e.Warmup {
+			if err := jr.Append(row); err != nil {
+				return err
+			}
+			if r.opt.AfterRow != nil {
+				r.opt.AfterRow(row)
+			}
+		}
+		prog.step(time.Now(), e, summary(row))
+	}
+	return nil
+}
+
+// setUp starts one cluster per shape and loads one corpus per (format,
+// shape) group that the entries need. stop stops every started cluster and
+// is safe to call whatever happened.
+func (r *runner) setUp(ctx context.Context, todo []Entry, prog *progress) (map[Shape]Cluster, map[group]string, func(), error) {
+	clusters := map[Shape]Cluster{}
+	topics := map[group]string{}
+	var order []Shape
+	stop := func() {
+		for _, s := range order {
+			if err := clusters[s].Stop(); err != nil {
+				prog.note("stop cluster %s: %v", s, oneLine(err))
+			}
+		}
+	}
+	for _, e := range todo {
+		sh := e.Cell.Shape()
+		if _, ok := clusters[sh]; !ok {
+			prog.note("starting cluster %s", sh)
+			c, err := r.infra.Start(ctx, ClusterSpec{Shape: sh, Partitions: r.spec.Partitions, Bootstrap: r.spec.Bootstrap, Props: r.spec.ClusterProps})
+			if err != nil {
+				return clusters, topics, stop, err
+			}
+			clusters[sh] = c
+			order = append(order, sh)
+		}
+		g := group{e.Cell.Format, sh}
+		if _, ok := topics[g]; !ok {
+			t0 := time.Now()
+			topic, err := clusters[sh].Load(ctx, CorpusSpec{
+				Format: g.format, Schema: r.spec.Schema, Seed: r.spec.Seed,
+				Records: r.spec.Records, Partitions: r.spec.Partitions,
+			})
+			if err != nil {
+				return clusters, topics, stop, err
+			}
+			topics[g] = topic
+			prog.note("corpus %s on %s ready in %v", topic, sh, time.Since(t0).Round(time.Millisecond))
+		}
+	}
+	return clusters, topics, stop, nil
+}
+
+// noteVersions takes librdkafka, the allocator version and the build flags
+// from the first OK child of each allocator. librdkafka comes from a
+// "librdkafka" config line or a "client: librdkafka X" line.
+func (r *runner) noteVersions(alloc string, row results.Row) {
+	if !row.OK {
+		return
+	}
+	lib := row.Config["librdkafka"]
+	if v, ok := strings.CutPrefix(row.Config["client"], "librdkafka "); ok && lib == "" {
+		lib = v
+	}
+	if lib != "" && r.manifest.Librdkafka == "" {
+		r.manifest.Librdkafka = lib
+	}
+	if v := row.Config["alloc-version"]; v != "" && r.manifest.AllocVersions[alloc] == "" {
+		r.manifest.AllocVersions[alloc] = v
+	}
+	if v := row.Config["build-flags"]; v != "" && r.manifest.BuildFlags == "" {
+		r.manifest.BuildFlags = v
+	}
+}
+
+// finish renders raw.txt and the tables from the whole journal and rewrites
+// the manifest with the end time and this session's measured fraction.
+func (r *runner) finish(start time.Time, measured time.Duration, prog *progress) error {
+	var errs []error
+	rows, err := readRows(r.dir)
+	if err != nil {
+		errs = append(errs, err)
+	} else {
+		errs = append(errs, writeRaw(r.dir, rows), writeTables(r.dir, rows))
+		if note := noiseNote(rows, r.sch.Calibration); note != "" {
+			prog.note("%s", note)
+		}
+	}
+	end := time.Now()
+	r.manifest.End = end
+	if wall := end.Sub(start); wall > 0 {
+		r.manifest.MeasuredFraction = float64(measured) / float64(wall)
+	}
+	errs = append(errs, results.WriteManifest(r.dir, r.manifest))
+	for _, e := range errs {
+		if e != nil {
+			return e
+		}
+	}
+	return nil
+}
+
+func readRows(dir string) ([]results.Row, error) {
+	path := filepath.Join(dir, results.JournalFile)
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	rows, _, err := results.ReadJournal(path)
+	return rows, err
+}
+
+func writeRaw(dir string, rows []results.Row) error {
+	path := filepath.Join(dir, results.RawFile)
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("ladder: %v", err)
+	}
+	if err := results.WriteRaw(f, rows); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("ladder: %v", err)
+	}
+	return nil
+}

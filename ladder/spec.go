@@ -1,0 +1,76 @@
+package ladder
+
+import "time"
+
+// Spec is one parsed ladder spec: the axes to sweep and the settings shared
+// by every cell. LoadSpec builds it from YAML; docs/spec.md documents each field.
+// It is stored in the run manifest as JSON so that Resume can rebuild the
+// exact same cells and schedule.
+type Spec struct {
+	// Name labels the run; defaults to the spec file's base name.
+	Name string `json:"name"`
+
+	// The axes, each a non-empty list of distinct values.
+	Path    []string `json:"path"`
+	Format  []string `json:"format"`
+	Batch   []int    `json:"batch"`
+	Brokers []int    `json:"brokers"`
+	Alloc   []string `json:"alloc"`
+	CRC     []string `json:"crc"`
+	Cluster []string `json:"cluster"`
+
+	// Covering selects a small set of cells in which every value of every
+	// axis appears at least once instead of the full product.
+	Covering bool `json:"covering,omitempty"`
+	// Exclude drops every cell that matches all keys of one entry.
+	Exclude []map[string]string `json:"exclude,omitempty"`
+	// Calibrate picks the A/A calibration cell: the first cell matching all
+	// its keys. Empty means the first cell of the expansion.
+	Calibrate map[string]string `json:"calibrate,omitempty"`
+
+	Records     int           `json:"records"`
+	Repetitions int           `json:"repetitions"`
+	Warmup      int           `json:"warmup"`
+	Timeout     time.Duration `json:"timeout_ns"`
+	Seed        uint64        `json:"seed"`
+	Partitions  int           `json:"partitions"`
+	Schema      string        `json:"schema"`
+	// Checkpoint is the checkpoint interval; 0 means off.
+	Checkpoint time.Duration `json:"checkpoint_ns,omitempty"`
+	// Failures is the number of injected reader failures per cell; 0 = none.
+	Failures int `json:"failures,omitempty"`
+
+	// Bootstrap and ClusterProps describe the cluster=external cluster.
+	Bootstrap    []string          `json:"bootstrap,omitempty"`
+	ClusterProps map[string]string `json:"cluster_props,omitempty"`
+}
+
+// Axis names in cell-name order.
+const (
+	AxisPath    = "path"
+	AxisFormat  = "format"
+	AxisBatch   = "batch"
+	AxisBrokers = "brokers"
+	AxisAlloc   = "alloc"
+	AxisCRC     = "crc"
+	AxisCluster = "cluster"
+)
+
+// Axes lists the axis names in the order they appear in a cell name.
+func Axes() []string {
+	return []string{AxisPath, AxisFormat, AxisBatch, AxisBrokers, AxisAlloc, AxisCRC, AxisCluster}
+}
+
+// Known values of the closed axes (format comes from package workloads).
+var (
+	knownPaths    = []string{"rowwise", "shallow", "fast", "franz"}
+	knownAllocs   = []string{"go", "mimalloc2", "mimalloc3"}
+	knownCRC      = []string{"on", "off"}
+	knownClusters = []string{"embedded", "external"}
+)
+
+// Defaults applied when a field is absent.
+const (
+	defaultPartitions = 6
+	defaultSchema     = "bid"
+)

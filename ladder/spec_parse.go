@@ -1,0 +1,411 @@
+package ladder
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/fastpathlab/fplab/workloads"
+)
+
+// LoadSpec reads, parses and validates the spec at path. Every error is one
+// line naming the file, the line and the field, e.g.
+//
+//	ladder: specs/x.yaml:7: batch: want a list of positive integers, got "abc"
+//
+// A spec that loads without error expands to at least one cell.
+func LoadSpec(path string) (*Spec, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("ladder: read spec: %v", oneLine(err))
+	}
+	return ParseSpec(path, data)
+}
+
+// ParseSpec parses spec YAML; name is used in error messages and as the
+// default spec name.
+func ParseSpec(name string, data []byte) (*Spec, error) {
+	p := &specParser{file: name}
+	s, err := p.parse(data)
+	if err != nil {
+		return nil, err
+	}
+	if s.Name == "" {
+		s.Name = strings.TrimSuffix(filepath.Base(name), filepath.Ext(name))
+	}
+	cells, err := Expand(s)
+	if err != nil {
+		return nil, fmt.Errorf("ladder: %s:%d: exclude: %v", name, p.excludeLine, err)
+	}
+	if _, err := calibrationCell(s, cells); err != nil {
+		return nil, fmt.Errorf("ladder: %s:%d: calibrate: %v", name, p.calibrateLine, err)
+	}
+	return s, nil
+}
+
+type specParser struct {
+	file          string
+	excludeLine   int
+	calibrateLine int
+}
+
+func (p *specParser) errAt(n *yaml.Node, field, format string, args ...any) error {
+	return fmt.Errorf("ladder: %s:%d: %s: %s", p.file, n.Line, field, fmt.Sprintf(format, args...))
+}
+
+// got renders a node for "got ..." in error messages.
+func got(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.ScalarNode:
+		return strconv.Quote(n.Value)
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.AliasNode:
+		return "an alias"
+	}
+	return "nothing"
+}
+
+func (p *specParser) parse(data []byte) (*Spec, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, fmt.Errorf("ladder: %s: %s", p.file, strings.TrimPrefix(oneLine(err), "yaml: "))
+	}
+	if doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 {
+		return nil, fmt.Errorf("ladder: %s: empty spec", p.file)
+	}
+	root := doc.Content[0]
+	if root.Kind != yaml.MappingNode {
+		return nil, p.errAt(root, "spec", "want a mapping of fields, got %s", got(root))
+	}
+	s := &Spec{Partitions: defaultPartitions, Schema: defaultSchema, Cluster: []string{"embedded"}}
+	seen := map[string]*yaml.Node{}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k, v := root.Content[i], root.Content[i+1]
+		if _, dup := seen[k.Value]; dup {
+			return nil, p.errAt(k, k.Value, "field given twice")
+		}
+		seen[k.Value] = k
+		if err := p.field(s, k, v); err != nil {
+			return nil, err
+		}
+	}
+	for _, f := range []string{"path", "format", "batch", "brokers", "alloc", "crc", "records", "repetitions", "timeout", "seed"} {
+		if seen[f] == nil {
+			return nil, p.errAt(root, f, "missing (required field)")
+		}
+	}
+	if slices.Contains(s.Cluster, "external") && len(s.Bootstrap) == 0 {
+		return nil, p.errAt(seen["cluster"], "bootstrap", "cluster external needs a bootstrap list")
+	}
+	p.excludeLine, p.calibrateLine = root.Line, root.Line
+	if k := seen["exclude"]; k != nil {
+		p.excludeLine = k.Line
+	}
+	if k := seen["calibrate"]; k != nil {
+		p.calibrateLine = k.Line
+	}
+	return s, nil
+}
+
+func (p *specParser) field(s *Spec, k, v *yaml.Node) error {
+	var err error
+	switch f := k.Value; f {
+	case "name":
+		s.Name, err = p.str(f, v)
+	case AxisPath:
+		s.Path, err = p.enumList(f, v, knownPaths)
+	case AxisFormat:
+		s.Format, err = p.enumList(f, v, formatNames())
+	case AxisBatch:
+		s.Batch, err = p.intList(f, v)
+	case AxisBrokers:
+		s.Brokers, err = p.intList(f, v)
+	case AxisAlloc:
+		s.Alloc, err = p.enumList(f, v, knownAllocs)
+	case AxisCRC:
+		s.CRC, err = p.enumList(f, v, knownCRC)
+	case AxisCluster:
+		s.Cluster, err = p.enumList(f, v, knownClusters)
+	case "covering":
+		s.Covering, err = p.boolean(f, v)
+	case "exclude":
+		s.Exclude, err = p.exclusions(f, v)
+	case "calibrate":
+		s.Calibrate, err = p.axisMap(f, v)
+	case "records":
+		s.Records, err = p.positive(f, v)
+	case "repetitions":
+		s.Repetitions, err = p.positive(f, v)
+	case "warmup":
+		s.Warmup, err = p.nonNegative(f, v)
+	case "timeout":
+		s.Timeout, err = p.duration(f, v, false)
+	case "seed":
+		s.Seed, err = p.seed(f, v)
+	case "partitions":
+		s.Partitions, err = p.positive(f, v)
+	case "schema":
+		s.Schema, err = p.enum(f, v, workloads.SchemaNames())
+	case "checkpoint":
+		s.Checkpoint, err = p.duration(f, v, true)
+	case "failures":
+		s.Failures, err = p.nonNegative(f, v)
+	case "bootstrap":
+		s.Bootstrap, err = p.strList(f, v)
+	case "cluster_props":
+		s.ClusterProps, err = p.strMap(f, v)
+	default:
+		return p.errAt(k, f, "unknown field (see docs/spec.md)")
+	}
+	return err
+}
+
+func formatNames() []string {
+	var out []string
+	for _, f := range workloads.Formats() {
+		out = append(out, string(f))
+	}
+	return out
+}
+
+func (p *specParser) scalar(f string, v *yaml.Node, want string) (string, error) {
+	if v.Kind != yaml.ScalarNode || v.Tag == "!!null" {
+		return "", p.errAt(v, f, "want %s, got %s", want, got(v))
+	}
+	return v.Value, nil
+}
+
+func (p *specParser) str(f string, v *yaml.Node) (string, error) {
+	s, err := p.scalar(f, v, "a string")
+	if err == nil && s == "" {
+		err = p.errAt(v, f, "want a non-empty string")
+	}
+	return s, err
+}
+
+func (p *specParser) boolean(f string, v *yaml.Node) (bool, error) {
+	s, err := p.scalar(f, v, "true or false")
+	if err != nil {
+		return false, err
+	}
+	switch s {
+	case "true":
+		return true, nil
+	case "false":
+		return false, nil
+	}
+	return false, p.errAt(v, f, "want true or false, got %q", s)
+}
+
+func (p *specParser) intValue(f string, v *yaml.Node, min int, want string) (int, error) {
+	s, err := p.scalar(f, v, want)
+	if err != nil {
+		return 0, err
+	}
+	n, perr := strconv.Atoi(strings.ReplaceAll(s, "_", ""))
+	if perr != nil || n < min {
+		return 0, p.errAt(v, f, "want %s, got %q", want, s)
+	}
+	return n, nil
+}
+
+func (p *specParser) positive(f string, v *yaml.Node) (int, error) {
+	return p.intValue(f, v, 1, "a positive integer")
+}
+
+func (p *specParser) nonNegative(f string, v *yaml.Node) (int, error) {
+	return p.intValue(f, v, 0, "a non-negative integer")
+}
+
+func (p *specParser) seed(f string, v *yaml.Node) (uint64, error) {
+	s, err := p.scalar(f, v, "a non-negative integer")
+	if err != nil {
+		return 0, err
+	}
+	n, perr := strconv.ParseUint(s, 10, 64)
+	if perr != nil {
+		return 0, p.errAt(v, f, "want a non-negative integer, got %q", s)
+	}
+	return n, nil
+}
+
+// duration parses a Go duration ("90s", "2m"); with allowOff, "off" is 0.
+func (p *specParser) duration(f string, v *yaml.Node, allowOff bool) (time.Duration, error) {
+	want := "a positive duration like 90s"
+	if allowOff {
+		want += " or off"
+	}
+	s, err := p.scalar(f, v, want)
+	if err != nil {
+		return 0, err
+	}
+	if allowOff && s == "off" {
+		return 0, nil
+	}
+	d, perr := time.ParseDuration(s)
+	if perr != nil || d <= 0 {
+		return 0, p.errAt(v, f, "want %s, got %q", want, s)
+	}
+	return d, nil
+}
+
+func (p *specParser) enum(f string, v *yaml.Node, known []string) (string, error) {
+	want := "one of " + strings.Join(known, ", ")
+	s, err := p.scalar(f, v, want)
+	if err != nil {
+		return "", err
+	}
+	if !slices.Contains(known, s) {
+		return "", p.errAt(v, f, "unknown value %q (want %s)", s, strings.Join(known, ", "))
+	}
+	return s, nil
+}
+
+// list checks that v is a non-empty sequence and calls each on every item.
+func (p *specParser) list(f string, v *yaml.Node, want string, each func(*yaml.Node) error) error {
+	if v.Kind != yaml.SequenceNode {
+		return p.errAt(v, f, "want a list of %s, got %s", want, got(v))
+	}
+	if len(v.Content) == 0 {
+		return p.errAt(v, f, "want a non-empty list of %s", want)
+	}
+	seen := map[string]bool{}
+	for _, it := range v.Content {
+		if it.Kind == yaml.ScalarNode {
+			if seen[it.Value] {
+				return p.errAt(it, f, "value %q listed twice", it.Value)
+			}
+			seen[it.Value] = true
+		}
+		if err := each(it); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (p *specParser) enumList(f string, v *yaml.Node, known []string) ([]string, error) {
+	var out []string
+	err := p.list(f, v, "values ("+strings.Join(known, ", ")+")", func(it *yaml.Node) error {
+		s, err := p.enum(f, it, known)
+		out = append(out, s)
+		return err
+	})
+	return out, err
+}
+
+func (p *specParser) intList(f string, v *yaml.Node) ([]int, error) {
+	const want = "positive integers"
+	var out []int
+	err := p.list(f, v, want, func(it *yaml.Node) error {
+		if it.Kind != yaml.ScalarNode {
+			return p.errAt(it, f, "want a list of %s, got %s", want, got(it))
+		}
+		n, err := strconv.Atoi(strings.ReplaceAll(it.Value, "_", ""))
+		if err != nil || n <= 0 {
+			return p.errAt(it, f, "want a list of %s, got %q", want, it.Value)
+		}
+		out = append(out, n)
+		return nil
+	})
+	return out, err
+}
+
+func (p *specParser) strList(f string, v *yaml.Node) ([]string, error) {
+	var out []string
+	err := p.list(f, v, "strings", func(it *yaml.Node) error {
+		s, err := p.str(f, it)
+		out = append(out, s)
+		return err
+	})
+	return out, err
+}
+
+func (p *specParser) strMap(f string, v *yaml.Node) (map[string]string, error) {
+	if v.Kind != yaml.MappingNode {
+		return nil, p.errAt(v, f, "want a mapping of key: value, got %s", got(v))
+	}
+	out := map[string]string{}
+	for i := 0; i+1 < len(v.Content); i += 2 {
+		k, val := v.Content[i], v.Content[i+1]
+		s, err := p.scalar(f+"."+k.Value, val, "a scalar value")
+		if err != nil {
+			return nil, err
+		}
+		out[k.Value] = s
+	}
+	return out, nil
+}
+
+// axisMap parses a partial axis map such as {path: fast, batch: 8192}: keys
+// must be axis names, values known values of that axis.
+func (p *specParser) axisMap(f string, v *yaml.Node) (map[string]string, error) {
+	if v.Kind != yaml.MappingNode || len(v.Content) == 0 {
+		return nil, p.errAt(v, f, "want a mapping of axis: value, got %s", got(v))
+	}
+	out := map[string]string{}
+	for i := 0; i+1 < len(v.Content); i += 2 {
+		k, val := v.Content[i], v.Content[i+1]
+		if !slices.Contains(Axes(), k.Value) {
+			return nil, p.errAt(k, f, "unknown axis %q (want %s)", k.Value, strings.Join(Axes(), ", "))
+		}
+		if _, dup := out[k.Value]; dup {
+			return nil, p.errAt(k, f, "axis %q given twice", k.Value)
+		}
+		s, err := p.axisValue(f+"."+k.Value, k.Value, val)
+		if err != nil {
+			return nil, err
+		}
+		out[k.Value] = s
+	}
+	return out, nil
+}
+
+func (p *specParser) axisValue(f, axis string, v *yaml.Node) (string, error) {
+	switch axis {
+	case AxisBatch, AxisBrokers:
+		n, err := p.positive(f, v)
+		return strconv.Itoa(n), err
+	case AxisPath:
+		return p.enum(f, v, knownPaths)
+	case AxisFormat:
+		return p.enum(f, v, formatNames())
+	case AxisAlloc:
+		return p.enum(f, v, knownAllocs)
+	case AxisCRC:
+		return p.enum(f, v, knownCRC)
+	case AxisCluster:
+		return p.enum(f, v, knownClusters)
+	}
+	return "", errors.New("ladder: unreachable axis " + axis)
+}
+
+func (p *specParser) exclusions(f string, v *yaml.Node) ([]map[string]string, error) {
+	if v.Kind != yaml.SequenceNode {
+		return nil, p.errAt(v, f, "want a list of axis maps, got %s", got(v))
+	}
+	var out []map[string]string
+	for _, it := range v.Content {
+		m, err := p.axisMap(f, it)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, m)
+	}
+	return out, nil
+}
+
+// oneLine flattens an error message to one line.
+func oneLine(err error) string {
+	return strings.Join(strings.Fields(err.Error()), " ")
+}

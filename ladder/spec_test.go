@@ -1,0 +1,252 @@
+package ladder
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+const validSpec = `name: t
+path: [fast]
+format: [json]
+batch: [8192]
+brokers: [1]
+alloc: [go]
+crc: [off]
+records: 1000
+repetitions: 2
+timeout: 10s
+seed: 7
+`
+
+func TestParseSpecDefaults(t *testing.T) {
+	s, err := ParseSpec("x.yaml", []byte(validSpec))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Partitions != 6 || s.Schema != "bid" || len(s.Cluster) != 1 || s.Cluster[0] != "embedded" {
+		t.Errorf("defaults: partitions=%d schema=%s cluster=%v", s.Partitions, s.Schema, s.Cluster)
+	}
+	if s.Warmup != 0 || s.Checkpoint != 0 || s.Failures != 0 || s.Timeout != 10*time.Second || s.Seed != 7 {
+		t.Errorf("fields: %+v", s)
+	}
+}
+
+func TestParseSpecAllFields(t *testing.T) {
+	src := `name: all
+covering: true
+path: [rowwise, shallow, fast, franz]
+format: [json, avro, protobuf, csv, raw]
+batch: [1_024, 8192]
+brokers: [1, 3]
+alloc: [go, mimalloc2, mimalloc3]
+crc: [on, off]
+cluster: [embedded, external]
+bootstrap: [k1:9092, k2:9092]
+cluster_props: {security.protocol: SASL_SSL}
+records: 20000
+repetitions: 3
+warmup: 1
+timeout: 1m
+seed: 18446744073709551615
+partitions: 12
+schema: bid-wide
+checkpoint: 250ms
+failures: 2
+exclude:
+  - {path: franz, crc: on}
+calibrate: {path: fast, batch: 8192}
+`
+	s, err := ParseSpec("all.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !s.Covering || s.Batch[0] != 1024 || s.Checkpoint != 250*time.Millisecond || s.Failures != 2 ||
+		s.Seed != 18446744073709551615 || s.Schema != "bid-wide" || s.Partitions != 12 ||
+		s.ClusterProps["security.protocol"] != "SASL_SSL" || len(s.Bootstrap) != 2 ||
+		s.Exclude[0]["path"] != "franz" || s.Calibrate["batch"] != "8192" || s.Warmup != 1 {
+		t.Errorf("parsed: %+v", s)
+	}
+}
+
+// TestSpecErrors pins the exact one-line error of every kind of bad spec.
+func TestSpecErrors(t *testing.T) {
+	base := strings.Split(strings.TrimSuffix(validSpec, "\n"), "\n")
+	// with replaces the line starting with key (or appends it).
+	with := func(key, line string) string {
+		out := []string{}
+		done := false
+		for _, l := range base {
+			if strings.HasPrefix(l, key+":") {
+				if line != "" {
+					out = append(out, line)
+				}
+				done = true
+				continue
+			}
+			out = append(out, l)
+		}
+		if !done {
+			out = append(out, line)
+		}
+		return strings.Join(out, "\n") + "\n"
+	}
+	cases := []struct{ name, src, want string }{
+		{"batch not a number", with("batch", `batch: [8192, abc]`),
+			`ladder: x.yaml:4: batch: want a list of positive integers, got "abc"`},
+		{"batch scalar", with("batch", `batch: 8192`),
+			`ladder: x.yaml:4: batch: want a list of positive integers, got "8192"`},
+		{"batch zero", with("batch", `batch: [0]`),
+			`ladder: x.yaml:4: batch: want a list of positive integers, got "0"`},
+		{"empty list", with("path", `path: []`),
+			`ladder: x.yaml:2: path: want a non-empty list of values (rowwise, shallow, fast, franz)`},
+		{"unknown path", with("path", `path: [fast, java]`),
+			`ladder: x.yaml:2: path: unknown value "java" (want rowwise, shallow, fast, franz)`},
+		{"unknown format", with("format", `format: [xml]`),
+			`ladder: x.yaml:3: format: unknown value "xml" (want json, avro, protobuf, csv, raw)`},
+		{"unknown alloc", with("alloc", `alloc: [jemalloc]`),
+			`ladder: x.yaml:6: alloc: unknown value "jemalloc" (want go, mimalloc2, mimalloc3)`},
+		{"unknown crc", with("crc", `crc: [maybe]`),
+			`ladder: x.yaml:7: crc: unknown value "maybe" (want on, off)`},
+		{"unknown cluster", with("seed", "seed: 7\ncluster: [kafka]"),
+			`ladder: x.yaml:12: cluster: unknown value "kafka" (want embedded, external)`},
+		{"duplicate value", with("crc", `crc: [on, on]`),
+			`ladder: x.yaml:7: crc: value "on" listed twice`},
+		{"unknown field", with("seed", "seed: 7\nrepetition: 3"),
+			`ladder: x.yaml:12: repetition: unknown field (see docs/spec.md)`},
+		{"duplicate field", with("seed", "seed: 7\nseed: 8"),
+			`ladder: x.yaml:12: seed: field given twice`},
+		{"missing field", with("records", ""),
+			`ladder: x.yaml:1: records: missing (required field)`},
+		{"bad records", with("records", "records: -5"),
+			`ladder: x.yaml:8: records: want a positive integer, got "-5"`},
+		{"bad warmup", with("seed", "seed: 7\nwarmup: many"),
+			`ladder: x.yaml:12: warmup: want a non-negative integer, got "many"`},
+		{"bad timeout", with("timeout", "timeout: 10"),
+			`ladder: x.yaml:10: timeout: want a positive duration like 90s, got "10"`},
+		{"bad checkpoint", with("seed", "seed: 7\ncheckpoint: sometimes"),
+			`ladder: x.yaml:12: checkpoint: want a positive duration like 90s or off, got "sometimes"`},
+		{"bad seed", with("seed", "seed: -1"),
+			`ladder: x.yaml:11: seed: want a non-negative integer, got "-1"`},
+		{"bad schema", with("seed", "seed: 7\nschema: ask"),
+			`ladder: x.yaml:12: schema: unknown value "ask" (want bid, bid-wide)`},
+		{"list for scalar", with("records", "records: [1]"),
+			`ladder: x.yaml:8: records: want a positive integer, got a list`},
+		{"exclusion unknown axis", with("seed", "seed: 7\nexclude:\n  - {colour: red}"),
+			`ladder: x.yaml:13: exclude: unknown axis "colour" (want path, format, batch, brokers, alloc, crc, cluster)`},
+		{"exclusion unknown value", with("seed", "seed: 7\nexclude:\n  - {path: java}"),
+			`ladder: x.yaml:13: exclude.path: unknown value "java" (want rowwise, shallow, fast, franz)`},
+		{"empty matrix", with("seed", "seed: 7\nexclude:\n  - {path: fast}"),
+			`ladder: x.yaml:12: exclude: every cell is excluded (empty matrix)`},
+		{"calibrate matches nothing", with("seed", "seed: 7\ncalibrate: {path: franz}"),
+			`ladder: x.yaml:12: calibrate: no cell of the expansion matches {path=franz}`},
+		{"external without bootstrap", with("seed", "seed: 7\ncluster: [external]"),
+			`ladder: x.yaml:12: bootstrap: cluster external needs a bootstrap list`},
+		{"not a mapping", "- a\n- b\n",
+			`ladder: x.yaml:1: spec: want a mapping of fields, got a list`},
+		{"empty", "",
+			`ladder: x.yaml: empty spec`},
+		{"yaml syntax", "path: [fast\n",
+			`ladder: x.yaml: line 1: did not find expected ',' or ']'`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := ParseSpec("x.yaml", []byte(c.src))
+			if err == nil {
+				t.Fatalf("no error for:\n%s", c.src)
+			}
+			if err.Error() != c.want {
+				t.Errorf("error\n got: %s\nwant: %s\nspec:\n%s", err, c.want, c.src)
+			}
+			if strings.Contains(err.Error(), "\n") {
+				t.Errorf("error is not one line: %q", err)
+			}
+		})
+	}
+}
+
+func TestLoadSpecMissingFile(t *testing.T) {
+	_, err := LoadSpec(filepath.Join(t.TempDir(), "nope.yaml"))
+	if err == nil || !strings.HasPrefix(err.Error(), "ladder: read spec: ") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+// TestShippedSpecs loads every spec under specs/ and checks the promises
+// docs/spec.md makes about each.
+func TestShippedSpecs(t *testing.T) {
+	files, err := filepath.Glob("specs/*.yaml")
+	if err != nil || len(files) < 4 {
+		t.Fatalf("specs: %v %v", files, err)
+	}
+	specs := map[string]*Spec{}
+	for _, f := range files {
+		s, err := LoadSpec(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := NewSchedule(s); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		specs[filepath.Base(f)] = s
+	}
+	smoke := specs["smoke.yaml"]
+	if smoke == nil || !smoke.Covering || smoke.Records > 100000 || smoke.Checkpoint <= 0 || smoke.Failures < 1 {
+		t.Fatalf("smoke: %+v", smoke)
+	}
+	cells, _ := Expand(smoke)
+	if missing := uncovered(smoke, cells); len(missing) > 0 {
+		t.Errorf("smoke does not cover %v", missing)
+	}
+	all := knownAxisValues()
+	for _, a := range Axes() {
+		if a == AxisBatch || a == AxisBrokers {
+			continue
+		}
+		if got := axisValuesOf(smoke, a); len(got) != len(all[a]) {
+			t.Errorf("smoke axis %s = %v, want every value %v", a, got, all[a])
+		}
+	}
+	p := specs["paths.yaml"]
+	if p == nil {
+		t.Fatal("no paths.yaml")
+	}
+	if strings.Join(p.Path, ",") != "rowwise,shallow,fast,franz" || strings.Join(p.Format, ",") != "raw,json" ||
+		len(p.Brokers) != 1 || p.Brokers[0] != 3 || p.Records != 2000000 || len(p.Batch) != 1 || p.Batch[0] != 8192 ||
+		strings.Join(p.Alloc, ",") != "go" || strings.Join(p.CRC, ",") != "off" || p.Repetitions < 5 || p.Warmup != 1 {
+		t.Errorf("paths.yaml: %+v", p)
+	}
+	for _, n := range []string{"default.yaml", "full.yaml"} {
+		if specs[n] == nil {
+			t.Errorf("missing %s", n)
+		}
+	}
+}
+
+func knownAxisValues() map[string][]string {
+	return map[string][]string{
+		AxisPath: knownPaths, AxisFormat: formatNames(), AxisAlloc: knownAllocs,
+		AxisCRC: knownCRC, AxisCluster: {"embedded"},
+	}
+}
+
+func axisValuesOf(s *Spec, axis string) []string {
+	c := product(s)
+	seen := map[string]bool{}
+	var out []string
+	for _, x := range c {
+		if v := x.Value(axis); !seen[v] {
+			seen[v] = true
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+func TestSpecDocExists(t *testing.T) {
+	if _, err := os.Stat("../docs/spec.md"); err != nil {
+		t.Errorf("docs/spec.md missing: %v", err)
+	}
+}

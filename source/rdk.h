@@ -1,0 +1,38 @@
+/* The few librdkafka declarations the lab's own cgo layer needs. The
+ * library itself is the static copy confluent-kafka-go links into the
+ * binary; these prototypes match its public C API (rdkafka.h, 2.x). */
+#ifndef FPLAB_RDK_H
+#define FPLAB_RDK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct rd_kafka_s rd_kafka_t;
+typedef struct rd_kafka_conf_s rd_kafka_conf_t;
+typedef struct rd_kafka_queue_s rd_kafka_queue_t;
+typedef struct rd_kafka_topic_s rd_kafka_topic_t;
+
+typedef struct rd_kafka_message_s {
+	int err;
+	rd_kafka_topic_t *rkt;
+	int32_t partition;
+	void *payload;
+	size_t len;
+	void *key;
+	size_t key_len;
+	int64_t offset;
+	void *_private;
+} rd_kafka_message_t;
+
+typedef enum { RD_KAFKA_CONF_UNKNOWN = -2, RD_KAFKA_CONF_INVALID = -1, RD_KAFKA_CONF_OK = 0 } rd_kafka_conf_res_t;
+
+const rd_kafka_conf_t *rd_kafka_conf(rd_kafka_t *rk);
+rd_kafka_conf_res_t rd_kafka_conf_get(const rd_kafka_conf_t *conf, const char *name, char *dest, size_t *dest_size);
+rd_kafka_queue_t *rd_kafka_queue_get_consumer(rd_kafka_t *rk);
+void rd_kafka_queue_destroy(rd_kafka_queue_t *rkqu);
+int rd_kafka_consume_callback_queue(rd_kafka_queue_t *rkqu, int timeout_ms,
+                                    void (*consume_cb)(rd_kafka_message_t *rkmessage, void *commit_opaque),
+                                    void *commit_opaque);
+const char *rd_kafka_err2str(int err);
+
+#endif

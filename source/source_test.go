@@ -1,0 +1,257 @@
+package source_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/fastpathlab/fplab/clusters"
+	"github.com/fastpathlab/fplab/clusters/clusterstest"
+	"github.com/fastpathlab/fplab/source"
+	"github.com/fastpathlab/fplab/workloads"
+)
+
+const (
+	testParts   = 3
+	testRecords = 5000
+)
+
+// cluster is one embedded 3-broker cluster shared by the tests of this
+// package, started by the first test that needs it and stopped by the last.
+var (
+	clusterOnce sync.Once
+	clusterBS   []string
+)
+
+func bootstrap(t *testing.T) []string {
+	t.Helper()
+	clusterOnce.Do(func() {
+		e, err := clusters.StartEmbedded(context.Background(), clusterstest.SelfArgv(3, testParts), clusterstest.StartTimeout)
+		if err != nil {
+			t.Fatal(err)
+		}
+		stopAtExit(e)
+		clusterBS = e.Bootstrap()
+	})
+	if clusterBS == nil {
+		t.Fatal("embedded cluster did not start")
+	}
+	return clusterBS
+}
+
+// corpus loads (once per format) a corpus and returns it with its topic.
+var loaded sync.Map
+
+func corpus(t *testing.T, f workloads.Format) (*workloads.Corpus, workloads.Codec, string) {
+	t.Helper()
+	s, err := workloads.SchemaByName("bid")
+	if err != nil {
+		t.Fatal(err)
+	}
+	codec, err := workloads.NewCodec(f, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := workloads.NewCorpus(s, codec, 7, testRecords)
+	topic := c.ID()
+	if _, done := loaded.Load(topic); !done {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		if _, err := clusters.Load(ctx, clusters.Cluster{Bootstrap: bootstrap(t)}, topic, testParts, testRecords, c.Message); err != nil {
+			t.Fatal(err)
+		}
+		loaded.Store(topic, true)
+	}
+	return c, codec, topic
+}
+
+// drain reads a whole topic and checks every batch against the corpus.
+func drain(t *testing.T, cfg source.Config, c *workloads.Corpus) (source.Stats, [][]int64) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	r, err := source.Open(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	seen := make(map[int64]bool)
+	var splits [][]int64
+	short := false
+	for {
+		b, err := r.Next(ctx)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := int(b.Rec.NumRows())
+		if short {
+			t.Fatalf("a batch follows a short batch")
+		}
+		if n > cfg.Batch || n == 0 {
+			t.Fatalf("batch of %d rows, batch size %d", n, cfg.Batch)
+		}
+		short = n < cfg.Batch
+		var want uint64
+		for i, p := range b.Partitions {
+			id := b.Offsets[i]*int64(cfg.Partitions) + int64(p)
+			if seen[id] {
+				t.Fatalf("record %d emitted twice", id)
+			}
+			seen[id] = true
+			want += c.Hash(int(id))
+		}
+		if got := workloads.BatchChecksum(b.Rec); got != want {
+			t.Fatalf("checksum %x, corpus %x", got, want)
+		}
+		splits = append(splits, append([]int64(nil), b.Split...))
+		b.Rec.Release()
+	}
+	st := r.Stats()
+	return st, splits
+}
+
+func TestPathsReadEveryRecordOnce(t *testing.T) {
+	for _, f := range workloads.Formats() {
+		for _, p := range source.Paths() {
+			for _, crc := range []bool{false, true} {
+				if crc && f != workloads.FormatRaw {
+					continue // crc is independent of the format
+				}
+				t.Run(fmt.Sprintf("path=%s/format=%s/crc=%v", p, f, crc), func(t *testing.T) {
+					c, codec, topic := corpus(t, f)
+					mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+					defer mem.AssertSize(t, 0)
+					cfg := source.Config{
+						Path: p, Bootstrap: bootstrap(t), Topic: topic, Partitions: testParts,
+						Batch: 512, CRC: crc, Codec: codec, Mem: mem, Timeout: 20 * time.Second,
+					}
+					st, splits := drain(t, cfg, c)
+					if st.Records != testRecords || st.ParseFailures != 0 {
+						t.Fatalf("records %d (want %d), parse failures %d", st.Records, testRecords, st.ParseFailures)
+					}
+					if want := int64((testRecords + 511) / 512); st.Batches != want {
+						t.Errorf("batches %d, want %d", st.Batches, want)
+					}
+					last := splits[len(splits)-1]
+					var sum int64
+					for _, o := range last {
+						sum += o
+					}
+					if sum != testRecords {
+						t.Errorf("final split state %v sums to %d, want %d", last, sum, testRecords)
+					}
+					switch p {
+					case source.PathFast:
+						if st.Polls != 0 || st.NonEmpty == 0 || st.Records/st.NonEmpty < 16 {
+							t.Errorf("fast path: %d polls, %d non-empty crossings for %d records", st.Polls, st.NonEmpty, st.Records)
+						}
+					case source.PathRowwise, source.PathShallow:
+						if st.Polls < st.Records || st.Crossings != 0 {
+							t.Errorf("%s: %d polls, %d crossings for %d records", p, st.Polls, st.Crossings, st.Records)
+						}
+					}
+				})
+			}
+		}
+	}
+}
+
+func TestCRCReadBack(t *testing.T) {
+	_, codec, topic := corpus(t, workloads.FormatRaw)
+	for _, p := range []source.Path{source.PathFast, source.PathShallow, source.PathRowwise} {
+		for _, crc := range []bool{false, true} {
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			r, err := source.Open(ctx, source.Config{
+				Path: p, Bootstrap: bootstrap(t), Topic: topic, Partitions: testParts, Batch: 64,
+				CRC: crc, Codec: codec, Mem: memory.NewGoAllocator(), Timeout: 10 * time.Second,
+			})
+			if err != nil {
+				cancel()
+				t.Fatal(err)
+			}
+			as, err := r.Assertions()
+			r.Close()
+			cancel()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if as.CheckCRCs != crc || !strings.HasPrefix(as.Client, "librdkafka ") {
+				t.Errorf("path=%s crc=%v: read back %+v", p, crc, as)
+			}
+		}
+	}
+}
+
+func TestRestoreFromSplitState(t *testing.T) {
+	c, codec, topic := corpus(t, workloads.FormatJSON)
+	base := source.Config{
+		Path: source.PathFast, Bootstrap: bootstrap(t), Topic: topic, Partitions: testParts,
+		Batch: 1000, Codec: codec, Mem: memory.NewGoAllocator(), Timeout: 20 * time.Second,
+	}
+	_, splits := drain(t, base, c)
+	mid := splits[1] // state after the second batch
+	for _, p := range source.Paths() {
+		cfg := base
+		cfg.Path = p
+		cfg.Start = mid
+		st, _ := drain(t, cfg, c)
+		var want int64 = testRecords
+		for _, o := range mid {
+			want -= o
+		}
+		if st.Records != want {
+			t.Errorf("path=%s from %v: %d records, want %d", p, mid, st.Records, want)
+		}
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	_, codec, _ := corpus(t, workloads.FormatJSON)
+	ok := source.Config{
+		Path: source.PathFast, Bootstrap: bootstrap(t), Topic: "t", Partitions: testParts,
+		Batch: 10, Codec: codec, Mem: memory.NewGoAllocator(), Timeout: 3 * time.Second,
+	}
+	cases := []struct {
+		name string
+		mod  func(*source.Config)
+		want string
+	}{
+		{"batch zero", func(c *source.Config) { c.Batch = 0 }, "batch must be"},
+		{"unknown path", func(c *source.Config) { c.Path = "slow" }, "unknown path"},
+		{"fixed prop", func(c *source.Config) { c.Props = map[string]string{"check.crcs": "true"} }, "cannot be overridden"},
+		{"missing topic fast", func(c *source.Config) { c.Topic = "no-such-topic" }, "does not exist"},
+		{"missing topic franz", func(c *source.Config) { c.Path = source.PathFranz; c.Topic = "no-such-topic" }, "does not exist"},
+		{"unreachable", func(c *source.Config) { c.Bootstrap = []string{"127.0.0.1:1"} }, "source:"},
+		{"unreachable franz", func(c *source.Config) { c.Path = source.PathFranz; c.Bootstrap = []string{"127.0.0.1:1"} }, "source:"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := ok
+			tc.mod(&cfg)
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			start := time.Now()
+			r, err := source.Open(ctx, cfg)
+			if err == nil {
+				r.Close()
+				t.Fatal("no error")
+			}
+			if !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
+				t.Errorf("error %q, want one line containing %q", err, tc.want)
+			}
+			if d := time.Since(start); d > 20*time.Second {
+				t.Errorf("took %v", d)
+			}
+		})
+	}
+}
