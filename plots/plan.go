@@ -315,17 +315,8 @@ func pathStyles(cells []*cellData) map[string]int {
 
 // safeName keeps a dimension value usable in a file name.
 func safeName(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '.', r == '_', r == '-':
-			b.WriteRune(r)
-		default:
-			b.WriteByte('_')
-		}
-	}
-	if b.Len() == 0 {
+	if s == "" {
 		return "_"
 	}
-	return b.String()
+	return results.FileSafe(s)
 }

@@ -68,7 +68,7 @@ func NewRunDir(root, host string, now time.Time) (string, error) {
 
 // sanitizeHost keeps a host name usable as one path element.
 func sanitizeHost(host string) string {
-	s := strings.Trim(fileSafe(host), ".")
+	s := strings.Trim(FileSafe(host), ".")
 	if s == "" {
 		return "unknown"
 	}

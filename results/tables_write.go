@@ -46,10 +46,12 @@ func WriteTablesWith(dir string, rows []Row, opts TableOptions) error {
 // TableFileBase names a table's files: "rec-per-s-by-batch" for rec/s by
 // batch. '/' reads "-per-"; anything outside [A-Za-z0-9._-] becomes '_'.
 func TableFileBase(unit, axis string) string {
-	return fileSafe(strings.ReplaceAll(unit, "/", "-per-")) + "-by-" + fileSafe(axis)
+	return FileSafe(strings.ReplaceAll(unit, "/", "-per-")) + "-by-" + FileSafe(axis)
 }
 
-func fileSafe(s string) string {
+// FileSafe keeps s usable in a file name: anything outside [A-Za-z0-9._-]
+// becomes '_'.
+func FileSafe(s string) string {
 	var b strings.Builder
 	for _, r := range s {
 		switch {
