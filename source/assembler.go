@@ -71,6 +71,13 @@ func (a *assembler) added(p int32, off int64, n int) {
 	a.bytes += int64(n)
 }
 
+// addedRun records a run of rows appended in one call.
+func (a *assembler) addedRun(parts []int32, offs []int64, n int) {
+	a.parts = append(a.parts, parts...)
+	a.offs = append(a.offs, offs...)
+	a.bytes += int64(n)
+}
+
 func (a *assembler) full() bool { return len(a.parts) >= a.batch }
 func (a *assembler) done() bool { return a.remaining == 0 }
 func (a *assembler) rows() int  { return len(a.parts) }

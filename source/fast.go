@@ -49,28 +49,8 @@ func (r *fastReader) Next(ctx context.Context) (*Batch, error) {
 	a := r.a
 	for {
 		for r.i < len(r.ends) {
-			i := r.i
-			r.i++
-			p, off := r.parts[i], r.offs[i]
-			ok, err := a.consume(p, off)
-			if err != nil {
+			if err := r.decodeRun(); err != nil {
 				return nil, err
-			}
-			if !ok {
-				continue
-			}
-			begin := uint32(0)
-			if i > 0 {
-				begin = r.ends[i-1]
-			}
-			msg := r.buf[begin:r.ends[i]]
-			if err := r.col.Append(msg); err != nil {
-				if !errors.Is(err, workloads.ErrParse) {
-					return nil, err
-				}
-				a.stats.ParseFailures++
-			} else {
-				a.added(p, off, len(msg))
 			}
 			if a.full() {
 				return a.emit(r.col.NewRecordBatch()), nil
@@ -89,6 +69,69 @@ func (r *fastReader) Next(ctx context.Context) (*Batch, error) {
 			return nil, err
 		}
 	}
+}
+
+// decodeRun decodes the next run of the drained messages: those in the
+// bounded range that still fit in the current batch, straight from the
+// drain buffer. A message past its partition's stop offset ends the run
+// and is skipped.
+func (r *fastReader) decodeRun() error {
+	a := r.a
+	i, j := r.i, r.i
+	room := a.batch - a.rows()
+	for j < len(r.ends) && j-i < room {
+		ok, err := a.consume(r.parts[j], r.offs[j])
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		j++
+	}
+	r.i = j
+	if j < len(r.ends) && j-i < room {
+		r.i++ // the out-of-range message
+	}
+	if j == i {
+		return nil
+	}
+	begin := uint32(0)
+	if i > 0 {
+		begin = r.ends[i-1]
+	}
+	if bulk, ok := r.col.(workloads.Bulk); ok {
+		n, err := bulk.AppendBulk(r.buf, begin, r.ends[i:j])
+		if n > 0 {
+			a.addedRun(r.parts[i:i+n], r.offs[i:i+n], int(r.ends[i+n-1]-begin))
+		}
+		if err == nil {
+			return nil
+		}
+		if !errors.Is(err, workloads.ErrParse) {
+			return err
+		}
+		a.stats.ParseFailures++
+		// go on message by message after the bad one
+		i += n + 1
+		if i >= j {
+			return nil
+		}
+		begin = r.ends[i-1]
+	}
+	for k := i; k < j; k++ {
+		msg := r.buf[begin:r.ends[k]]
+		begin = r.ends[k]
+		if err := r.col.Append(msg); err != nil {
+			if !errors.Is(err, workloads.ErrParse) {
+				return err
+			}
+			a.stats.ParseFailures++
+			continue
+		}
+		a.added(r.parts[k], r.offs[k], len(msg))
+	}
+	return nil
 }
 
 // drainOnce is one cgo crossing.

@@ -50,3 +50,14 @@ type RowBuilder interface {
 	NewRecordBatch() arrow.RecordBatch
 	Release()
 }
+
+// Bulk is implemented by columnar decoders that can take many messages laid
+// out back to back, as the fast path's drain buffer holds them, in one call
+// instead of one call per message.
+type Bulk interface {
+	// AppendBulk appends one row per message: message i is
+	// buf[ends[i-1]:ends[i]], and message 0 starts at start. It returns the
+	// rows appended; a message that does not parse stops it there, with an
+	// error wrapping ErrParse, and appends nothing for that message.
+	AppendBulk(buf []byte, start uint32, ends []uint32) (int, error)
+}

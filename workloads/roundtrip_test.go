@@ -236,3 +236,50 @@ func TestDecodeAcceptsVariants(t *testing.T) {
 		t.Errorf("empty protobuf message: %v, %+v; want the zero row", err, got)
 	}
 }
+
+func TestRawBulkMatchesAppend(t *testing.T) {
+	s, _ := SchemaByName("bid")
+	codec, _ := NewCodec(FormatRaw, s)
+	c := NewCorpus(s, codec, 5, 300)
+	var buf []byte
+	var ends []uint32
+	buf = append(buf, "junk-before"...)
+	start := uint32(len(buf))
+	for i := 0; i < c.Count(); i++ {
+		buf = c.Message(buf, i)
+		ends = append(ends, uint32(len(buf)))
+	}
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	bulk := codec.NewColumnar(mem)
+	defer bulk.Release()
+	one := codec.NewColumnar(mem)
+	defer one.Release()
+	b, ok := bulk.(Bulk)
+	if !ok {
+		t.Fatal("raw columnar does not implement Bulk")
+	}
+	// two calls, to cross a call boundary
+	if n, err := b.AppendBulk(buf, start, ends[:100]); n != 100 || err != nil {
+		t.Fatalf("AppendBulk = %d, %v", n, err)
+	}
+	if n, err := b.AppendBulk(buf, ends[99], ends[100:]); n != 200 || err != nil {
+		t.Fatalf("AppendBulk = %d, %v", n, err)
+	}
+	prev := start
+	for _, e := range ends {
+		if err := one.Append(buf[prev:e]); err != nil {
+			t.Fatal(err)
+		}
+		prev = e
+	}
+	if bulk.Len() != one.Len() {
+		t.Fatalf("len %d vs %d", bulk.Len(), one.Len())
+	}
+	rb, ro := bulk.NewRecordBatch(), one.NewRecordBatch()
+	defer rb.Release()
+	defer ro.Release()
+	if BatchChecksum(rb) != BatchChecksum(ro) || BatchChecksum(rb) != c.Checksum(0, c.Count()) {
+		t.Errorf("bulk checksum %x, per-message %x, corpus %x", BatchChecksum(rb), BatchChecksum(ro), c.Checksum(0, c.Count()))
+	}
+}
