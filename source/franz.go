@@ -126,11 +126,16 @@ func (r *franzReader) poll(ctx context.Context) error {
 
 func (r *franzReader) Stats() Stats { return r.a.stats }
 
+// Assertions reads the CRC setting back from the running client.
 func (r *franzReader) Assertions() (Assertions, error) {
+	v, ok := r.cl.OptValue(kgo.DisableFetchCRCValidation).(bool)
+	if !ok {
+		return Assertions{}, fmt.Errorf("source: franz: cannot read back DisableFetchCRCValidation")
+	}
 	return Assertions{
-		Client:          "franz-go",
-		CheckCRCs:       r.cfg.CRC,
-		CheckCRCsSource: "kgo.DisableFetchCRCValidation set = " + fmt.Sprint(!r.cfg.CRC),
+		Client:          ClientOf(PathFranz),
+		CheckCRCs:       !v,
+		CheckCRCsSource: fmt.Sprintf("kgo Client.OptValue(DisableFetchCRCValidation) = %v", v),
 	}, nil
 }
 

@@ -168,7 +168,7 @@ func TestPathsReadEveryRecordOnce(t *testing.T) {
 
 func TestCRCReadBack(t *testing.T) {
 	_, codec, topic := corpus(t, workloads.FormatRaw)
-	for _, p := range []source.Path{source.PathFast, source.PathShallow, source.PathRowwise} {
+	for _, p := range source.Paths() {
 		for _, crc := range []bool{false, true} {
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			r, err := source.Open(ctx, source.Config{
@@ -185,7 +185,7 @@ func TestCRCReadBack(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if as.CheckCRCs != crc || !strings.HasPrefix(as.Client, "librdkafka ") {
+			if as.CheckCRCs != crc || as.Client != source.ClientOf(p) || as.CheckCRCsSource == "" {
 				t.Errorf("path=%s crc=%v: read back %+v", p, crc, as)
 			}
 		}
