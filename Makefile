@@ -11,8 +11,9 @@ LDFLAGS := -X main.commit=$(COMMIT) -X main.dirty=$(DIRTY)
 GOBUILD := CGO_ENABLED=1 $(GO) build -trimpath -ldflags '$(LDFLAGS)'
 
 include alloc/Makefile.inc
+include clusters/kafka/Makefile.inc
 
-.PHONY: all build build-go build-mimalloc2 build-mimalloc3 test vet bench-smoke bench-ladder bench-paths clean
+.PHONY: all build build-go build-mimalloc2 build-mimalloc3 test vet bench-smoke bench-ladder bench-paths bench-kafka-smoke clean
 
 all: build
 
@@ -37,8 +38,10 @@ vet:
 	$(GO) vet -tags mimalloc2 ./alloc/... ./cmd/...
 	$(GO) vet -tags mimalloc3 ./alloc/... ./cmd/...
 
-test: build vet
-	$(GO) test -count=1 -timeout 20m ./...
+# The real-Kafka tests need the Kafka distribution (Maven Central, cached
+# once); with FPLAB_KAFKA_DIST set they fail rather than skip without it.
+test: build vet kafka-dist
+	FPLAB_KAFKA_DIST=$(KAFKA_DIST) $(GO) test -count=1 -timeout 30m ./...
 	$(GO) test -count=1 -tags mimalloc2 ./alloc/...
 	$(GO) test -count=1 -tags mimalloc3 ./alloc/...
 	$(GO) test -count=1 -tags mimalloc2 -run ThreadChurn ./source
@@ -52,6 +55,9 @@ bench-ladder: build
 
 bench-paths: build
 	bin/fplab ladder --spec ladder/specs/paths.yaml
+
+bench-kafka-smoke: build kafka-dist
+	FPLAB_KAFKA_DIST=$(KAFKA_DIST) bin/fplab ladder --spec ladder/specs/kafka-smoke.yaml
 
 clean:
 	rm -rf bin

@@ -15,13 +15,16 @@ type Cell struct {
 	Alloc   string
 	CRC     string
 	Cluster string
-	Tag     string
+	// Fault is "kill" for a cell selected by the spec's broker_kill (one
+	// broker killed and restarted mid-cell), else empty.
+	Fault string
+	Tag   string
 }
 
 // Name is the sub-benchmark name the cell's rows carry, without the
 // "BenchmarkLadder/" prefix:
 //
-//	path=fast/format=json/batch=8192/brokers=3/alloc=go/crc=off[/cluster=external][/aa=a]
+//	path=fast/format=json/batch=8192/brokers=3/alloc=go/crc=off[/cluster=external][/fault=kill][/aa=a]
 //
 // The cluster part appears only for non-embedded clusters, so embedded names
 // match what the rung child prints.
@@ -38,6 +41,10 @@ func (c Cell) Name() string {
 		b.WriteString(a)
 		b.WriteByte('=')
 		b.WriteString(v)
+	}
+	if c.Fault != "" {
+		b.WriteString("/fault=")
+		b.WriteString(c.Fault)
 	}
 	if c.Tag != "" {
 		b.WriteByte('/')

@@ -20,6 +20,7 @@ func Expand(s *Spec) ([]Cell, error) {
 	if s.Covering {
 		cells = covering(cells)
 	}
+	markBrokerKill(s, cells)
 	return cells, nil
 }
 

@@ -31,7 +31,7 @@ func uncovered(s *Spec, cells []Cell) []string {
 
 func bigSpec() *Spec {
 	return &Spec{
-		Path: knownPaths, Format: formatNames(), Batch: []int{1024, 8192, 65536}, Brokers: []int{1, 3},
+		Path: goPaths(), Format: formatNames(), Batch: []int{1024, 8192, 65536}, Brokers: []int{1, 3},
 		Alloc: knownAllocs, CRC: knownCRC, Cluster: []string{"embedded"},
 		Records: 10, Repetitions: 1, Seed: 1,
 	}

@@ -31,6 +31,7 @@ type ClusterSpec struct {
 	Partitions int
 	Bootstrap  []string          // external clusters
 	Props      map[string]string // external clusters: client properties
+	Dir        string            // run directory (cluster=kafka keeps broker logs under it)
 }
 
 // CorpusSpec names one corpus: the records every cell of a (format, shape)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/fastpathlab/fplab/clusters"
+	"github.com/fastpathlab/fplab/ladder/rung"
 	"github.com/fastpathlab/fplab/workloads"
 )
 
@@ -25,10 +26,13 @@ func (k *KafkaInfra) Start(ctx context.Context, c ClusterSpec) (Cluster, error) 
 	if c.Shape.Cluster == "external" {
 		return &kafkaCluster{c: clusters.Cluster{Bootstrap: c.Bootstrap, Props: c.Props}}, nil
 	}
+	if c.Shape.Cluster == "kafka" {
+		return startRealKafka(ctx, c)
+	}
 	if c.Shape.Cluster != "embedded" {
 		return nil, fmt.Errorf("ladder: cluster %s is not supported", c.Shape.Cluster)
 	}
-	argv := []string{k.BrokerBin, "broker", "--brokers", strconv.Itoa(c.Shape.Brokers), "--partitions", strconv.Itoa(c.Partitions)}
+	argv := rung.WrapArgv([]string{k.BrokerBin, "broker", "--brokers", strconv.Itoa(c.Shape.Brokers), "--partitions", strconv.Itoa(c.Partitions)})
 	timeout := k.StartTimeout
 	if timeout <= 0 {
 		timeout = 30 * time.Second

@@ -47,6 +47,7 @@ func Run(ctx context.Context, opt Options) (string, error) {
 		Host: host, GoVersion: runtime.Version(), GitCommit: commit, GitDirty: dirty,
 		Spec: stored, Start: time.Now(), AllocVersions: map[string]string{},
 	}
+	r.manifest.Emulated, _ = results.DetectEmulation()
 	if err := results.WriteManifest(dir, r.manifest); err != nil {
 		return dir, err
 	}

@@ -30,8 +30,11 @@ func rungArgs(s *Spec, e Entry, bootstrap []string, topic, hashDir string) []str
 	if c.Cluster == "external" {
 		rc.Props = s.ClusterProps
 	}
+	if c.Fault != "" {
+		rc.Tags = append(rc.Tags, "fault="+c.Fault)
+	}
 	if c.Tag != "" {
-		rc.Tags = []string{c.Tag}
+		rc.Tags = append(rc.Tags, c.Tag)
 	}
 	return append([]string{"rung"}, rc.Args()...)
 }

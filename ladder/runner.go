@@ -83,7 +83,7 @@ func (r *runner) execute(ctx context.Context, done map[results.CellRep]bool) (er
 		topic := topics[group{e.Cell.Format, e.Cell.Shape()}]
 		res := runChild(ctx, childCmd{
 			Bin:     r.bins[e.Cell.Alloc],
-			Args:    rungArgs(r.spec, e, cl.Bootstrap(), topic, filepath.Join(r.dir, "hashes")),
+			Args:    append(rungArgs(r.spec, e, cl.Bootstrap(), topic, filepath.Join(r.dir, "hashes")), faultArgs(e.Cell, cl)...),
 			Env:     r.opt.ChildEnv,
 			Timeout: r.spec.Timeout,
 			Grace:   r.opt.Grace,
@@ -126,7 +126,7 @@ func (r *runner) setUp(ctx context.Context, todo []Entry, prog *progress) (map[S
 		sh := e.Cell.Shape()
 		if _, ok := clusters[sh]; !ok {
 			prog.note("starting cluster %s", sh)
-			c, err := r.infra.Start(ctx, ClusterSpec{Shape: sh, Partitions: r.spec.Partitions, Bootstrap: r.spec.Bootstrap, Props: r.spec.ClusterProps})
+			c, err := r.infra.Start(ctx, ClusterSpec{Shape: sh, Partitions: r.spec.Partitions, Bootstrap: r.spec.Bootstrap, Props: r.spec.ClusterProps, Dir: r.dir})
 			if err != nil {
 				return clusters, topics, stop, err
 			}

@@ -40,6 +40,11 @@ type Spec struct {
 	// Failures is the number of injected reader failures per cell; 0 = none.
 	Failures int `json:"failures,omitempty"`
 
+	// BrokerKill selects the cells (every cell matching all its axis values)
+	// in which one broker of a cluster=kafka cluster of 3+ brokers is killed
+	// and restarted mid-cell (docs/kafka.md); empty: none.
+	BrokerKill map[string]string `json:"broker_kill,omitempty"`
+
 	// Bootstrap and ClusterProps describe the cluster=external cluster.
 	Bootstrap    []string          `json:"bootstrap,omitempty"`
 	ClusterProps map[string]string `json:"cluster_props,omitempty"`
@@ -63,10 +68,10 @@ func Axes() []string {
 
 // Known values of the closed axes (format comes from package workloads).
 var (
-	knownPaths    = []string{"rowwise", "shallow", "fast", "franz"}
+	knownPaths    = []string{"rowwise", "shallow", "fast", "franz", "java"}
 	knownAllocs   = []string{"go", "mimalloc2", "mimalloc3"}
 	knownCRC      = []string{"on", "off"}
-	knownClusters = []string{"embedded", "external"}
+	knownClusters = []string{"embedded", "external", "kafka"}
 )
 
 // Defaults applied when a field is absent.

@@ -44,6 +44,9 @@ func ParseSpec(name string, data []byte) (*Spec, error) {
 	if err != nil {
 		return nil, fmt.Errorf("ladder: %s:%d: exclude: %v", name, p.excludeLine, err)
 	}
+	if err := checkBrokerKill(s, cells); err != nil {
+		return nil, fmt.Errorf("ladder: %s:%d: broker_kill: %v", name, p.brokerKillLine, err)
+	}
 	if _, err := calibrationCell(s, cells); err != nil {
 		return nil, fmt.Errorf("ladder: %s:%d: calibrate: %v", name, p.calibrateLine, err)
 	}
@@ -51,9 +54,10 @@ func ParseSpec(name string, data []byte) (*Spec, error) {
 }
 
 type specParser struct {
-	file          string
-	excludeLine   int
-	calibrateLine int
+	file           string
+	excludeLine    int
+	calibrateLine  int
+	brokerKillLine int
 }
 
 func (p *specParser) errAt(n *yaml.Node, field, format string, args ...any) error {
@@ -114,6 +118,9 @@ func (p *specParser) parse(data []byte) (*Spec, error) {
 	if k := seen["calibrate"]; k != nil {
 		p.calibrateLine = k.Line
 	}
+	if k := seen["broker_kill"]; k != nil {
+		p.brokerKillLine = k.Line
+	}
 	return s, nil
 }
 
@@ -164,6 +171,8 @@ func (p *specParser) field(s *Spec, k, v *yaml.Node) error {
 		s.Bootstrap, err = p.strList(f, v)
 	case "cluster_props":
 		s.ClusterProps, err = p.strMap(f, v)
+	case "broker_kill":
+		s.BrokerKill, err = p.axisMap(f, v)
 	default:
 		return p.errAt(k, f, "unknown field (see docs/spec.md)")
 	}

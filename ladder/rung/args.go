@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/fastpathlab/fplab/clusters"
-	"github.com/fastpathlab/fplab/source"
 	"github.com/fastpathlab/fplab/workloads"
 )
 
@@ -23,7 +22,7 @@ func ParseArgs(args []string, usage io.Writer) (Cell, Profiles, error) {
 	fs := flag.NewFlagSet("fplab rung", flag.ContinueOnError)
 	fs.SetOutput(usage)
 	var (
-		path      = fs.String("path", "fast", "consume path: rowwise, shallow, fast or franz")
+		path      = fs.String("path", "fast", "consume path: rowwise, shallow, fast, franz or java")
 		format    = fs.String("format", "json", "message format: json, avro, protobuf, csv or raw")
 		batch     = fs.Int("batch", 8192, "rows per Arrow batch")
 		brokers   = fs.Int("brokers", 1, "broker count the cluster must have (read back from metadata)")
@@ -41,6 +40,7 @@ func ParseArgs(args []string, usage io.Writer) (Cell, Profiles, error) {
 		ckptIv    = fs.Duration("checkpoint-interval", 0, "checkpoint barrier interval (0: checkpointing off)")
 		failures  = fs.Int("failures", 0, "reader processes to kill with SIGKILL at seeded moments (needs checkpoints)")
 		ckptDir   = fs.String("ckpt-dir", "", "directory for the checkpoint store and the sink's output (default: a temporary one)")
+		faultSock = fs.String("fault-socket", "", "internal: fault server socket of a broker_kill cell (cluster=kafka)")
 		role      = fs.String("role", "", "internal: \"reader\" for a checkpointing reader process")
 		cpuProf   = fs.String("cpuprofile", "", "write a CPU profile of the cell to this file")
 		memProf   = fs.String("memprofile", "", "write a heap profile at the end of the cell to this file")
@@ -55,7 +55,7 @@ func ParseArgs(args []string, usage io.Writer) (Cell, Profiles, error) {
 	if fs.NArg() > 0 {
 		return Cell{}, Profiles{}, fmt.Errorf("rung: unexpected argument %q", fs.Arg(0))
 	}
-	p, err := source.ParsePath(*path)
+	p, err := ParsePath(*path)
 	if err != nil {
 		return Cell{}, Profiles{}, err
 	}
@@ -86,6 +86,7 @@ func ParseArgs(args []string, usage io.Writer) (Cell, Profiles, error) {
 		Cluster: *cluster, Bootstrap: bs, Props: pm, Topic: *topic, Partitions: *parts,
 		Records: *records, Seed: *seed, Schema: *schema, Tags: tags, Timeout: *timeout,
 		HashCache: *hashCache, CkptInterval: *ckptIv, Failures: *failures, CkptDir: *ckptDir, Role: *role,
+		FaultSocket: *faultSock,
 	}
 	if len(c.Props) == 0 {
 		c.Props = nil

@@ -42,6 +42,10 @@ type Cell struct {
 	CkptInterval time.Duration
 	Failures     int
 	CkptDir      string
+	// FaultSocket, when set, is the fault server (clusters/kafka) the cell
+	// asks to kill a broker at its first batch and restart it at half the
+	// corpus.
+	FaultSocket string
 	// Role is "" for the cell itself, or "reader" for a checkpointing
 	// reader process the cell's supervisor started.
 	Role string
@@ -82,6 +86,9 @@ func (c *Cell) Args() []string {
 	}
 	if c.Role != "" {
 		a = append(a, "--role", c.Role)
+	}
+	if c.FaultSocket != "" {
+		a = append(a, "--fault-socket", c.FaultSocket)
 	}
 	return a
 }
@@ -128,6 +135,9 @@ func (c *Cell) validate() error {
 		return fmt.Errorf("rung: unknown role %q", c.Role)
 	case c.Role == "reader" && c.CkptDir == "":
 		return fmt.Errorf("rung: a reader needs --ckpt-dir")
+	}
+	if err := c.validateKafka(); err != nil {
+		return err
 	}
 	for _, t := range c.Tags {
 		k, v, ok := strings.Cut(t, "=")

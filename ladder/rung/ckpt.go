@@ -100,7 +100,7 @@ func runSupervised(ctx context.Context, c *Cell, b Build, cl clusters.Cluster, w
 	start, stop := corpusRange(c.Records, c.Partitions)
 	reader := *c
 	reader.Role, reader.CkptDir = "reader", dir
-	argv := append([]string{exe, "rung"}, reader.Args()...)
+	argv := WrapArgv(append([]string{exe, "rung"}, reader.Args()...))
 	res, err := checkpointcost.Supervise(ctx, checkpointcost.SuperviseOptions{
 		Store: store, Output: output, Start: start, Stop: stop,
 		Failures: c.Failures, Seed: c.Seed,

@@ -34,6 +34,9 @@ func Run(ctx context.Context, c Cell, b Build, w io.Writer) error {
 	if _, err := alloc.Proof(); err != nil {
 		return fmt.Errorf("rung: alloc=%s not in force: %v", c.Alloc, err)
 	}
+	if c.Path == PathJava {
+		return runJava(ctx, &c, b, w)
+	}
 	schema, err := workloads.SchemaByName(c.Schema)
 	if err != nil {
 		return err
@@ -93,6 +96,7 @@ type measurement struct {
 	goBytes  uint64
 	goAllocs uint64
 	peakRSS  int64 // bytes
+	fault    []metric
 }
 
 // metrics are a plain cell's figures, in the order they are printed.
@@ -114,7 +118,7 @@ func (m *measurement) metrics() []metric {
 	if st.NonEmpty > 0 {
 		out = append(out, metric{recs / float64(st.NonEmpty), "rec/crossing"})
 	}
-	return out
+	return append(out, m.fault...)
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1e3 }
@@ -135,6 +139,11 @@ func measure(ctx context.Context, c *Cell, mem *countingAllocator, codec workloa
 	runtime.ReadMemStats(&ms0)
 	cpu0 := cpuTime()
 
+	fault, err := openFault(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	defer fault.close()
 	v := verifier{batch: c.Batch, partitions: c.Partitions, expected: expected}
 	var last time.Time
 	for {
@@ -151,6 +160,9 @@ func measure(ctx context.Context, c *Cell, mem *countingAllocator, codec workloa
 		if err != nil {
 			return nil, err
 		}
+		if err := fault.after(ctx, v.rows); err != nil {
+			return nil, err
+		}
 	}
 	cpu1 := cpuTime()
 	runtime.ReadMemStats(&ms1)
@@ -161,6 +173,9 @@ func measure(ctx context.Context, c *Cell, mem *countingAllocator, codec workloa
 		return nil, err
 	}
 	if err := checkClaims(c, st, as, v.rows); err != nil {
+		return nil, err
+	}
+	if err := fault.done(); err != nil {
 		return nil, err
 	}
 	if !last.After(st.First) {
@@ -176,6 +191,7 @@ func measure(ctx context.Context, c *Cell, mem *countingAllocator, codec workloa
 		goBytes:  ms1.TotalAlloc - ms0.TotalAlloc,
 		goAllocs: ms1.Mallocs - ms0.Mallocs,
 		peakRSS:  ru.Maxrss * 1024,
+		fault:    fault.metrics(),
 	}, nil
 }
 

@@ -1,0 +1,257 @@
+package kafka
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/fastpathlab/fplab/clusters"
+)
+
+// Cluster is a running Kafka cluster started by Start.
+type Cluster struct {
+	opt   Options
+	nodes []*node
+
+	mu       sync.Mutex // serialises Kill/Restart/Stop
+	stopped  bool
+	stopOnce sync.Once
+}
+
+// Start provisions and starts a cluster of o.Brokers nodes and returns once
+// cluster metadata lists every broker. On any failure, including ctx ending
+// or o.StartTimeout passing, every process it started is killed before it
+// returns the one-line error.
+func Start(ctx context.Context, o Options) (*Cluster, error) {
+	o, err := o.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	ports := o.Ports
+	for _, p := range ports {
+		if err := checkFree(p); err != nil {
+			return nil, err
+		}
+	}
+	if len(ports) == 0 {
+		if ports, err = freePorts(o.Brokers); err != nil {
+			return nil, err
+		}
+	}
+	ctrl, err := freePorts(o.Brokers)
+	if err != nil {
+		return nil, err
+	}
+	c := &Cluster{opt: o}
+	jvm := []string{
+		fmt.Sprintf("-Xms%dm", o.HeapMB), fmt.Sprintf("-Xmx%dm", o.HeapMB),
+		"-XX:+UseG1GC", "-XX:MaxGCPauseMillis=20", "-XX:InitiatingHeapOccupancyPercent=35",
+		"-XX:+ExplicitGCInvokesConcurrent", "-Djava.awt.headless=true",
+		"-cp", Classpath(o.Dist),
+	}
+	for i := range o.Brokers {
+		n := &node{
+			id: i, port: ports[i], ctrlPort: ctrl[i],
+			dir:     filepath.Join(o.Dir, fmt.Sprintf("node-%d", i)),
+			logPath: filepath.Join(o.Dir, fmt.Sprintf("broker-%d.log", i)),
+			java:    o.Java, jvmArgs: jvm,
+		}
+		props := serverProps(nodeConfig{
+			id: i, port: n.port, ctrlPort: n.ctrlPort, dataDir: filepath.Join(n.dir, "data"),
+			voters: voters(ctrl), brokers: o.Brokers, partitions: o.Partitions,
+		})
+		if err := writeFile(n.propsPath(), props); err != nil {
+			return nil, err
+		}
+		if err := writeFile(n.log4jPath(), log4jProps); err != nil {
+			return nil, err
+		}
+		c.nodes = append(c.nodes, n)
+	}
+	ctx, cancel := context.WithTimeout(ctx, o.StartTimeout)
+	defer cancel()
+	if err := c.formatAll(ctx); err != nil {
+		return nil, err
+	}
+	for _, n := range c.nodes {
+		if err := n.start(); err != nil {
+			c.killAll()
+			return nil, err
+		}
+	}
+	if err := c.waitReady(ctx); err != nil {
+		c.killAll()
+		return nil, err
+	}
+	return c, nil
+}
+
+// formatAll formats every node's storage with one cluster id, in parallel
+// (each is a JVM start).
+func (c *Cluster) formatAll(ctx context.Context) error {
+	id, err := newClusterID()
+	if err != nil {
+		return err
+	}
+	errs := make([]error, len(c.nodes))
+	var wg sync.WaitGroup
+	for i, n := range c.nodes {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = n.format(ctx, id)
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// newClusterID is a random KRaft cluster id (a base64url UUID, 22 chars).
+func newClusterID() (string, error) {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", fmt.Errorf("clusters/kafka: cluster id: %v", err)
+	}
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return base64.RawURLEncoding.EncodeToString(b[:]), nil
+}
+
+// Bootstrap returns every node's client address.
+func (c *Cluster) Bootstrap() []string {
+	out := make([]string, len(c.nodes))
+	for i, n := range c.nodes {
+		out[i] = addr(n.port)
+	}
+	return out
+}
+
+// Brokers is the node count.
+func (c *Cluster) Brokers() int { return len(c.nodes) }
+
+// Dir is the directory holding the nodes' configs, data and logs.
+func (c *Cluster) Dir() string { return c.opt.Dir }
+
+// Pids returns the process id of every running node (-1 for a stopped
+// one); tests use it to look for leftovers.
+func (c *Cluster) Pids() []int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := make([]int, len(c.nodes))
+	for i, n := range c.nodes {
+		out[i] = -1
+		if n.cmd != nil && n.cmd.Process != nil {
+			out[i] = n.cmd.Process.Pid
+		}
+	}
+	return out
+}
+
+// Stop stops every node: SIGTERM to each node's process group at once (a
+// KRaft node shutting down alone may wait for a quorum that is gone),
+// SIGKILL after the grace. It returns once every node process has exited;
+// calling it again does nothing.
+func (c *Cluster) Stop() error {
+	c.stopOnce.Do(func() {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		c.stopped = true
+		for _, n := range c.nodes {
+			n.signal(syscall.SIGTERM)
+		}
+		deadline := time.After(c.opt.StopGrace)
+		for _, n := range c.nodes {
+			if n.cmd == nil {
+				continue
+			}
+			select {
+			case <-n.exited:
+			case <-deadline:
+			}
+		}
+		c.killAll()
+	})
+	return nil
+}
+
+// killAll SIGKILLs every node and waits for it.
+func (c *Cluster) killAll() {
+	for _, n := range c.nodes {
+		n.kill()
+	}
+}
+
+func (c *Cluster) nodeAt(i int) (*node, error) {
+	if i < 0 || i >= len(c.nodes) {
+		return nil, fmt.Errorf("clusters/kafka: broker %d does not exist (cluster of %d)", i, len(c.nodes))
+	}
+	if c.stopped {
+		return nil, fmt.Errorf("clusters/kafka: cluster is stopped")
+	}
+	return c.nodes[i], nil
+}
+
+// KillBroker SIGKILLs node i (its whole process group) and waits for it to
+// be gone. Its data stays for RestartBroker.
+func (c *Cluster) KillBroker(i int) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n, err := c.nodeAt(i)
+	if err != nil {
+		return err
+	}
+	if !n.running() {
+		return fmt.Errorf("clusters/kafka: broker %d is not running", i)
+	}
+	n.kill()
+	return nil
+}
+
+// RestartBroker starts node i again on its ports and data and waits, bounded
+// by ctx and the start timeout, until metadata lists every broker and every
+// partition's in-sync replicas are all its replicas again.
+func (c *Cluster) RestartBroker(ctx context.Context, i int) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n, err := c.nodeAt(i)
+	if err != nil {
+		return err
+	}
+	if n.running() {
+		return fmt.Errorf("clusters/kafka: broker %d is already running", i)
+	}
+	if err := checkFree(n.port); err != nil {
+		return err
+	}
+	if err := n.start(); err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(ctx, c.opt.StartTimeout)
+	defer cancel()
+	if err := c.waitNodeUp(ctx, n); err != nil {
+		return err
+	}
+	if err := c.waitReady(ctx); err != nil {
+		return err
+	}
+	return c.waitInSync(ctx)
+}
+
+// client is the clusters.Cluster view of this cluster.
+func (c *Cluster) client() clusters.Cluster { return clusters.Cluster{Bootstrap: c.Bootstrap()} }
+
+// String names the cluster for messages.
+func (c *Cluster) String() string {
+	return fmt.Sprintf("kafka %s brokers=%d bootstrap=%s", Version, len(c.nodes), strings.Join(c.Bootstrap(), ","))
+}

@@ -1,0 +1,165 @@
+package ladder
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fastpathlab/fplab/clusters"
+	"github.com/fastpathlab/fplab/clusters/kafka"
+	"github.com/fastpathlab/fplab/clusters/kafka/kafkatest"
+)
+
+// goPaths are the paths the embedded-cluster smoke spec must cover; java
+// needs real Kafka and is covered by kafka-smoke.yaml.
+func goPaths() []string {
+	var out []string
+	for _, p := range knownPaths {
+		if p != "java" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+const killSpecBase = `
+path: [fast, java]
+format: [json]
+batch: [8192]
+brokers: [1, 3]
+alloc: [go]
+crc: [off]
+cluster: [kafka]
+records: 1000
+repetitions: 1
+timeout: 30s
+seed: 1
+`
+
+func TestBrokerKillSpec(t *testing.T) {
+	s, err := ParseSpec("k.yaml", []byte(killSpecBase+"broker_kill: {path: fast, brokers: 3}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cells, err := Expand(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var killed []string
+	for _, c := range cells {
+		if c.Fault != "" {
+			killed = append(killed, c.Name())
+		}
+	}
+	want := "path=fast/format=json/batch=8192/brokers=3/alloc=go/crc=off/cluster=kafka/fault=kill"
+	if len(killed) != 1 || killed[0] != want {
+		t.Fatalf("kill cells = %v, want [%s]", killed, want)
+	}
+	e := Entry{Cell: Cell{Path: "fast", Format: "json", Batch: 8192, Brokers: 3, Alloc: "go", CRC: "off", Cluster: "kafka", Fault: "kill", Tag: "aa=a"}}
+	args := strings.Join(append(rungArgs(s, e, []string{"h:1"}, "t", ""), faultArgs(e.Cell, &realKafka{sock: "/tmp/f.sock"})...), " ")
+	for _, w := range []string{"--tag fault=kill --tag aa=a", "--fault-socket /tmp/f.sock", "--cluster kafka"} {
+		if !strings.Contains(args, w) {
+			t.Errorf("rung args %q lack %q", args, w)
+		}
+	}
+	if !sameCell("path=fast/format=json/batch=8192/brokers=3/alloc=go/crc=off/fault=kill/aa=a", e.Cell.Name()) {
+		t.Errorf("child name does not match %s", e.Cell.Name())
+	}
+	for _, tc := range []struct{ kill, want string }{
+		{"{path: fast, brokers: 1}", "only be killed on cluster kafka with 3 or more brokers"},
+		{"{path: java}", "path java cannot be told"},
+		{"{batch: 1024}", "unknown value"},
+		{"{path: rowwise}", "unknown value"},
+		{"{crc: off, path: fast, brokers: 3, format: json, alloc: go, cluster: embedded}", "unknown value"},
+	} {
+		_, err := ParseSpec("k.yaml", []byte(killSpecBase+"broker_kill: "+tc.kill+"\n"))
+		if err == nil || !strings.Contains(err.Error(), "broker_kill") && !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("broker_kill %s: %v; want an error containing %q", tc.kill, err, tc.want)
+		}
+	}
+	spec := strings.Replace(killSpecBase, "cluster: [kafka]", "cluster: [kafka, embedded]", 1)
+	if _, err := ParseSpec("k.yaml", []byte(spec+"broker_kill: {brokers: 3, path: fast}\n")); err == nil || !strings.Contains(err.Error(), "cluster kafka") {
+		t.Errorf("kill on an embedded cell: %v; want a cluster kafka error", err)
+	}
+}
+
+func TestKafkaSmokeSpec(t *testing.T) {
+	s, err := LoadSpec("specs/kafka-smoke.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cells, err := Expand(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths, brokers, kills := map[string]bool{}, map[int]bool{}, 0
+	for _, c := range cells {
+		if c.Cluster != "kafka" {
+			t.Errorf("cell %s is not on cluster kafka", c.Name())
+		}
+		paths[c.Path], brokers[c.Brokers] = true, true
+		if c.Fault != "" {
+			kills++
+		}
+	}
+	if len(paths) != len(knownPaths) || !brokers[1] || !brokers[3] || kills != 1 {
+		t.Errorf("kafka-smoke covers paths %v brokers %v with %d kill cells; want every path, 1 and 3 brokers, 1 kill cell", paths, brokers, kills)
+	}
+}
+
+// TestKafkaInfra starts a cluster=kafka shape of 3 brokers through the
+// ladder's Infra, loads a corpus with replication factor 3 and checks the
+// fault socket and the broker logs in the run directory.
+func TestKafkaInfra(t *testing.T) {
+	kafkatest.Dist(t)
+	run := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	inf := &KafkaInfra{}
+	cl, err := inf.Start(ctx, ClusterSpec{Shape: Shape{Cluster: "kafka", Brokers: 3}, Partitions: 3, Dir: run})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(run, "kafka", "brokers=3")
+	t.Cleanup(func() {
+		if err := cl.Stop(); err != nil {
+			t.Error(err)
+		}
+		if left := kafkatest.Leftovers(dir); len(left) > 0 {
+			t.Errorf("processes %v left after Stop", left)
+		}
+	})
+	topic, err := cl.Load(ctx, CorpusSpec{Format: "json", Schema: "bid", Seed: 1, Records: 3000, Partitions: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := clusters.BrokerCount(ctx, clusters.Cluster{Bootstrap: cl.Bootstrap()})
+	if err != nil || n != 3 {
+		t.Fatalf("BrokerCount = %d, %v", n, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "broker-2.log")); err != nil {
+		t.Errorf("no broker log in the run directory: %v", err)
+	}
+	args := faultArgs(Cell{Fault: "kill"}, cl)
+	if len(args) != 2 || args[1] == "" {
+		t.Fatalf("faultArgs = %v", args)
+	}
+	fc, err := kafka.DialFaults(ctx, args[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fc.Close()
+	if _, err := fc.Kill(ctx, topic, 0); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fc.Restart(ctx); err != nil {
+		t.Fatal(err)
+	}
+	// Loading again finds the corpus in place.
+	if again, err := cl.Load(ctx, CorpusSpec{Format: "json", Schema: "bid", Seed: 1, Records: 3000, Partitions: 3}); err != nil || again != topic {
+		t.Fatalf("second Load = %q, %v", again, err)
+	}
+}

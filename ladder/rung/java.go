@@ -1,0 +1,130 @@
+package rung
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/fastpathlab/fplab/clusters"
+	"github.com/fastpathlab/fplab/clusters/kafka"
+)
+
+// javaHeap is the consumer JVM's heap, as kafka-consumer-perf-test.sh sets it.
+const javaHeap = "-Xmx512M"
+
+// runJava measures the Java reference rung: ConsumerPerformance in a child
+// JVM reads --messages <corpus count> from the topic; the count it reports
+// must equal the corpus count, and the topic must hold exactly the corpus,
+// so the whole corpus was read. The window is the tool's fetch time (from
+// partition assignment to the last record); start-up is JVM start plus
+// group join.
+func runJava(ctx context.Context, c *Cell, b Build, w io.Writer) error {
+	dist := kafka.DistDir()
+	if err := kafka.CheckDist(dist); err != nil {
+		return fmt.Errorf("rung: path=java: %v", err)
+	}
+	java, err := kafka.FindJava()
+	if err != nil {
+		return fmt.Errorf("rung: path=java: %v", err)
+	}
+	cl := clusters.Cluster{Bootstrap: c.Bootstrap}
+	brokers, err := clusters.BrokerCount(ctx, cl)
+	if err != nil {
+		return err
+	}
+	if brokers != c.Brokers {
+		return fmt.Errorf("rung: cell claims brokers=%d but cluster metadata lists %d", c.Brokers, brokers)
+	}
+	ready, err := clusters.TopicReady(ctx, cl, c.Topic, c.Partitions, c.Records)
+	if err != nil {
+		return err
+	}
+	if !ready {
+		return fmt.Errorf("rung: topic %q does not hold the %d-record corpus in %d partitions", c.Topic, c.Records, c.Partitions)
+	}
+	dir, err := os.MkdirTemp("", "fplab-java-")
+	if err != nil {
+		return fmt.Errorf("rung: %v", err)
+	}
+	defer os.RemoveAll(dir)
+	cfg := filepath.Join(dir, "consumer.properties")
+	props := fmt.Sprintf("check.crcs=%v\nenable.metrics.push=false\n", c.CRC)
+	if err := os.WriteFile(cfg, []byte(props), 0o644); err != nil {
+		return fmt.Errorf("rung: %v", err)
+	}
+	argv := []string{
+		javaHeap, "-XX:+UseG1GC", "-XX:MaxGCPauseMillis=20", "-XX:InitiatingHeapOccupancyPercent=35",
+		"-Djava.awt.headless=true", "-cp", kafka.Classpath(dist),
+		"org.apache.kafka.tools.ConsumerPerformance",
+		"--bootstrap-server", strings.Join(c.Bootstrap, ","), "--topic", c.Topic,
+		"--messages", fmt.Sprint(c.Records), "--consumer.config", cfg,
+		"--group", fmt.Sprintf("fplab-java-%d", time.Now().UnixNano()),
+		"--timeout", fmt.Sprint(stallTimeout(c.Timeout).Milliseconds()),
+		"--date-format", perfDateFormat,
+	}
+	cmd := exec.CommandContext(ctx, java, argv...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = 2 * time.Second
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	t0 := time.Now()
+	err = cmd.Run()
+	if cmd.Process != nil {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	}
+	if ctx.Err() != nil {
+		return fmt.Errorf("rung: java consumer did not finish within the cell's timeout")
+	}
+	if err != nil {
+		return fmt.Errorf("rung: java consumer: %v: %s", err, oneLine(lastLines(out.String(), 3)))
+	}
+	r, err := parsePerf(out.String())
+	if err != nil {
+		return err
+	}
+	if r.Messages != int64(c.Records) {
+		return fmt.Errorf("rung: java consumer read %d records, corpus has %d", r.Messages, c.Records)
+	}
+	if r.FetchMs <= 0 {
+		return fmt.Errorf("rung: java consumer reports an empty fetch window (%d records in under 1 ms)", r.Messages)
+	}
+	ru, _ := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+	recs := float64(r.Messages)
+	secs := float64(r.FetchMs) / 1e3
+	startup := r.Start.Sub(t0) + time.Duration(r.RebalanceMs)*time.Millisecond
+	figs := []metric{
+		{recs / secs, "rec/s"},
+		{r.MB * (1 << 20) / 1e6 / secs, "MB/s"},
+		{float64(r.FetchMs) * 1e6 / recs, "ns/rec"},
+	}
+	if ru != nil {
+		cpu := time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+		figs = append(figs,
+			metric{float64(cpu.Nanoseconds()) / recs, "proc-cpu-ns/rec"},
+			metric{float64(ru.Maxrss) / 1024, "peak-RSS-MB"})
+	}
+	figs = append(figs, metric{ms(startup), "startup-ms"}, metric{float64(r.FetchMs), "window-ms"})
+	return writeResult(w, c, b, "kafka-clients "+kafka.Version+" (ConsumerPerformance)", r.Messages, figs)
+}
+
+// lastLines returns the last n non-empty lines of s.
+func lastLines(s string, n int) string {
+	var keep []string
+	for _, l := range strings.Split(s, "\n") {
+		if strings.TrimSpace(l) != "" {
+			keep = append(keep, l)
+		}
+	}
+	if len(keep) > n {
+		keep = keep[len(keep)-n:]
+	}
+	return strings.Join(keep, " | ")
+}

@@ -1,0 +1,133 @@
+package rung
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fastpathlab/fplab/clusters"
+	"github.com/fastpathlab/fplab/clusters/kafka"
+	"github.com/fastpathlab/fplab/clusters/kafka/kafkatest"
+	"github.com/fastpathlab/fplab/source"
+	"github.com/fastpathlab/fplab/workloads"
+)
+
+const perfSample = `start.time, end.time, data.consumed.in.MB, MB.sec, data.consumed.in.nMsg, nMsg.sec, rebalance.time.ms, fetch.time.ms, fetch.MB.sec, fetch.nMsg.sec
+2026-12-02T11:40:01.250Z, 2026-12-02T11:40:03.750Z, 95.3674, 38.1470, 1000000, 400000.0000, 500, 2000, 47.6837, 500000.0000
+`
+
+func TestParsePerf(t *testing.T) {
+	r, err := parsePerf("SLF4J: noise\n" + perfSample)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Messages != 1000000 || r.FetchMs != 2000 || r.RebalanceMs != 500 || r.MB != 95.3674 || r.End.Sub(r.Start) != 2500*time.Millisecond {
+		t.Errorf("parsePerf = %+v", r)
+	}
+	for _, bad := range []string{
+		"",
+		"WARNING: Exiting before consuming the expected number of messages: timeout (10000 ms) exceeded.\n" + perfSample,
+		strings.Replace(perfSample, ", 500, 2000,", ", 500,", 1),
+		strings.Replace(perfSample, "1000000,", "lots,", 1),
+	} {
+		if _, err := parsePerf(bad); err == nil {
+			t.Errorf("parsePerf(%q): want an error", bad)
+		}
+	}
+}
+
+func TestJavaCellChecks(t *testing.T) {
+	if p, err := ParsePath("java"); err != nil || p != PathJava {
+		t.Errorf("ParsePath(java) = %q, %v", p, err)
+	}
+	if _, err := ParsePath("jvm"); err == nil || !strings.Contains(err.Error(), "java") {
+		t.Errorf("ParsePath(jvm): %v", err)
+	}
+	base := Cell{Path: PathJava, Batch: 1, Brokers: 1, Records: 1, Partitions: 1, Bootstrap: []string{"h:1"}, Topic: "t", Timeout: time.Second}
+	for _, mod := range []func(*Cell){
+		func(c *Cell) { c.CkptInterval = time.Second },
+		func(c *Cell) { c.FaultSocket = "/tmp/x" },
+		func(c *Cell) { c.Props = map[string]string{"a": "b"} },
+	} {
+		c := base
+		mod(&c)
+		if err := c.validate(); err == nil {
+			t.Errorf("validate(%+v): want an error", c)
+		}
+	}
+}
+
+// kafkaCell loads a json corpus onto a real cluster and returns a cell for it.
+func kafkaCell(t *testing.T, cl *kafka.Cluster, path source.Path, records int) Cell {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	schema, _ := workloads.SchemaByName("bid")
+	codec, err := workloads.NewCodec(workloads.FormatJSON, schema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	corpus := workloads.NewCorpus(schema, codec, 1, records)
+	c := clusters.Cluster{Bootstrap: cl.Bootstrap()}
+	if ok, _ := clusters.TopicReady(ctx, c, corpus.ID(), 3, records); !ok {
+		if _, err := clusters.Load(ctx, c, corpus.ID(), 3, records, corpus.Message); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return Cell{
+		Path: path, Format: workloads.FormatJSON, Batch: 1024, Brokers: cl.Brokers(), Alloc: "go",
+		Cluster: "kafka", Bootstrap: cl.Bootstrap(), Topic: corpus.ID(), Partitions: 3,
+		Records: records, Seed: 1, Schema: "bid", Timeout: 90 * time.Second,
+	}
+}
+
+func runCell(t *testing.T, c Cell) string {
+	t.Helper()
+	var out bytes.Buffer
+	if err := Run(context.Background(), c, Build{Commit: "test"}, &out); err != nil {
+		t.Fatalf("%s: %v", c.Name(), err)
+	}
+	if !strings.Contains(out.String(), "BenchmarkLadder/"+c.Name()+" ") || !strings.Contains(out.String(), " rec/s") {
+		t.Fatalf("%s: unexpected output %q", c.Name(), out.String())
+	}
+	return out.String()
+}
+
+func TestKafkaRungOneBroker(t *testing.T) {
+	cl := kafkatest.Start(t, kafka.Options{Brokers: 1, Partitions: 3})
+	for _, p := range []source.Path{source.PathFast, PathJava} {
+		out := runCell(t, kafkaCell(t, cl, p, 20000))
+		if p == PathJava && !strings.Contains(out, "client: kafka-clients") {
+			t.Errorf("java cell does not name its client: %q", out)
+		}
+	}
+	// The java path asserts the count against the corpus it claims.
+	c := kafkaCell(t, cl, PathJava, 20000)
+	c.Records = 19999
+	if err := Run(context.Background(), c, Build{}, &bytes.Buffer{}); err == nil {
+		t.Error("java cell claiming 19999 records of a 20000-record topic: want an error")
+	}
+}
+
+func TestKafkaRungThreeBrokersKill(t *testing.T) {
+	cl := kafkatest.Start(t, kafka.Options{Brokers: 3, Partitions: 3})
+	runCell(t, kafkaCell(t, cl, source.PathFranz, 20000))
+	sock := filepath.Join(t.TempDir(), "f.sock")
+	stop, err := cl.ServeFaults(sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	c := kafkaCell(t, cl, source.PathFast, 100000)
+	c.FaultSocket, c.Tags = sock, []string{"fault=kill"}
+	out := runCell(t, c)
+	if !strings.Contains(out, " 1 broker-kills") {
+		t.Errorf("kill cell output lacks broker-kills: %q", out)
+	}
+	if n, err := clusters.BrokerCount(context.Background(), clusters.Cluster{Bootstrap: cl.Bootstrap()}); err != nil || n != 3 {
+		t.Errorf("after the kill cell BrokerCount = %d, %v; want 3", n, err)
+	}
+}
