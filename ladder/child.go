@@ -8,6 +8,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/fastpathlab/fplab/ladder/rung"
 	"golang.org/x/sys/unix"
 )
 
@@ -52,6 +53,15 @@ func runChild(ctx context.Context, cc childCmd) childResult {
 		grace = defaultGrace
 	}
 	bin, args := cc.Bin, cc.Args
+	if w := rung.WrapArgv(append([]string{bin}, args...)); w[0] != bin {
+		// FPLAB_CHILD_WRAPPER, e.g. qemu-aarch64-static: a missing child is
+		// still a start error, not the wrapper's exit status.
+		if _, err := exec.LookPath(bin); err != nil {
+			now := time.Now()
+			return childResult{Exit: -1, StartErr: err, Start: now, End: now}
+		}
+		bin, args = w[0], w[1:]
+	}
 	if cc.CPUs != "" {
 		bin, args = pinArgv(cc.CPUs, bin, args)
 	}
