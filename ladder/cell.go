@@ -3,6 +3,7 @@ package ladder
 import (
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Cell is one point of the matrix: one value per axis. Tag marks the A/A
@@ -15,6 +16,8 @@ type Cell struct {
 	Alloc   string
 	CRC     string
 	Cluster string
+	// Ckpt is the cell's checkpoint interval (0: off).
+	Ckpt time.Duration
 	// Fault is "kill" for a cell selected by the spec's broker_kill (one
 	// broker killed and restarted mid-cell), else empty.
 	Fault string
@@ -24,7 +27,7 @@ type Cell struct {
 // Name is the sub-benchmark name the cell's rows carry, without the
 // "BenchmarkLadder/" prefix:
 //
-//	path=fast/format=json/batch=8192/brokers=3/alloc=go/crc=off[/cluster=external][/fault=kill][/aa=a]
+//	path=fast/format=json/batch=8192/brokers=3/alloc=go/crc=off[/cluster=external][/ckpt=1s][/fault=kill][/aa=a]
 //
 // The cluster part appears only for non-embedded clusters, so embedded names
 // match what the rung child prints.
@@ -41,6 +44,10 @@ func (c Cell) Name() string {
 		b.WriteString(a)
 		b.WriteByte('=')
 		b.WriteString(v)
+	}
+	if c.Ckpt > 0 {
+		b.WriteString("/ckpt=")
+		b.WriteString(c.Ckpt.String())
 	}
 	if c.Fault != "" {
 		b.WriteString("/fault=")

@@ -1,6 +1,9 @@
 package ladder
 
-import "errors"
+import (
+	"errors"
+	"time"
+)
 
 // Expand turns a spec into its cells: the full product of the axes in axis
 // order (path outermost), minus every cell matching an exclusion; with
@@ -25,6 +28,10 @@ func Expand(s *Spec) ([]Cell, error) {
 }
 
 func product(s *Spec) []Cell {
+	ckpts := s.Checkpoint
+	if len(ckpts) == 0 {
+		ckpts = []time.Duration{0}
+	}
 	var out []Cell
 	for _, p := range s.Path {
 		for _, f := range s.Format {
@@ -33,7 +40,9 @@ func product(s *Spec) []Cell {
 					for _, a := range s.Alloc {
 						for _, crc := range s.CRC {
 							for _, cl := range s.Cluster {
-								out = append(out, Cell{Path: p, Format: f, Batch: b, Brokers: br, Alloc: a, CRC: crc, Cluster: cl})
+								for _, ck := range ckpts {
+									out = append(out, Cell{Path: p, Format: f, Batch: b, Brokers: br, Alloc: a, CRC: crc, Cluster: cl, Ckpt: ck})
+								}
 							}
 						}
 					}

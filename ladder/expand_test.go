@@ -2,6 +2,7 @@ package ladder
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -140,5 +141,37 @@ func TestCellNames(t *testing.T) {
 	}
 	if sameCell("path=fast/format=json/batch=8192/brokers=3/alloc=go/crc=off/aa=a", c.Name()) {
 		t.Error("sameCell accepts another cell")
+	}
+}
+
+func TestCheckpointListIsADimension(t *testing.T) {
+	s, err := ParseSpec("x.yaml", []byte("path: [fast]\nformat: [raw]\nbatch: [256, 4096]\nbrokers: [1]\nalloc: [go]\ncrc: [off]\n"+
+		"records: 1000\nrepetitions: 1\nwarmup: 0\nseed: 1\ntimeout: 10s\ncheckpoint: [off, 1s]\nfailures: 1\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cells, err := Expand(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, c := range cells {
+		names = append(names, c.Name())
+	}
+	want := []string{
+		"path=fast/format=raw/batch=256/brokers=1/alloc=go/crc=off",
+		"path=fast/format=raw/batch=256/brokers=1/alloc=go/crc=off/ckpt=1s",
+		"path=fast/format=raw/batch=4096/brokers=1/alloc=go/crc=off",
+		"path=fast/format=raw/batch=4096/brokers=1/alloc=go/crc=off/ckpt=1s",
+	}
+	if strings.Join(names, "\n") != strings.Join(want, "\n") {
+		t.Errorf("cells\n%s\nwant\n%s", strings.Join(names, "\n"), strings.Join(want, "\n"))
+	}
+	// failures go only to the checkpointing cells
+	for _, c := range cells {
+		args := strings.Join(rungArgs(s, Entry{Cell: c}, []string{"h:1"}, "t", ""), " ")
+		if got := strings.Contains(args, "--failures 1"); got != (c.Ckpt > 0) {
+			t.Errorf("%s: args %s", c.Name(), args)
+		}
 	}
 }

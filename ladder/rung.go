@@ -25,7 +25,10 @@ func rungArgs(s *Spec, e Entry, bootstrap []string, topic, hashDir string) []str
 		Brokers: c.Brokers, Alloc: c.Alloc, CRC: c.CRC == "on", Cluster: c.Cluster,
 		Bootstrap: bootstrap, Topic: topic, Partitions: s.Partitions, Records: s.Records,
 		Seed: s.Seed, Schema: s.Schema, Timeout: childTimeout(s.Timeout), HashCache: hashDir,
-		CkptInterval: s.Checkpoint, Failures: s.Failures,
+		CkptInterval: c.Ckpt,
+	}
+	if c.Ckpt > 0 {
+		rc.Failures = s.Failures
 	}
 	if c.Cluster == "external" {
 		rc.Props = s.ClusterProps

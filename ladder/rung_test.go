@@ -16,7 +16,8 @@ func TestRungArgs(t *testing.T) {
 	if got != want {
 		t.Errorf("\n got %s\nwant %s", got, want)
 	}
-	s.Checkpoint, s.Failures = 500*time.Millisecond, 3
+	s.Checkpoint, s.Failures = []time.Duration{500 * time.Millisecond}, 3
+	e.Cell.Ckpt = 500 * time.Millisecond
 	e.Cell.Cluster, e.Cell.Tag = "external", ""
 	got = strings.Join(rungArgs(s, e, []string{"k:9092"}, "t", ""), " ")
 	want = "rung --path fast --format json --batch 8192 --brokers 3 --alloc mimalloc2 --crc off --cluster external" +

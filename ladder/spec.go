@@ -35,8 +35,11 @@ type Spec struct {
 	Seed        uint64        `json:"seed"`
 	Partitions  int           `json:"partitions"`
 	Schema      string        `json:"schema"`
-	// Checkpoint is the checkpoint interval; 0 means off.
-	Checkpoint time.Duration `json:"checkpoint_ns,omitempty"`
+	// Checkpoint lists the checkpoint intervals to run every cell with; 0
+	// means off. One value is a setting; several (e.g. off and 1s) make
+	// checkpointing a dimension: cells with it on get a /ckpt=<interval>
+	// name part, so tables compare them with the same cells without it.
+	Checkpoint []time.Duration `json:"checkpoint_ns,omitempty"`
 	// Failures is the number of injected reader failures per cell; 0 = none.
 	Failures int `json:"failures,omitempty"`
 

@@ -164,7 +164,7 @@ func (p *specParser) field(s *Spec, k, v *yaml.Node) error {
 	case "schema":
 		s.Schema, err = p.enum(f, v, workloads.SchemaNames())
 	case "checkpoint":
-		s.Checkpoint, err = p.duration(f, v, true)
+		s.Checkpoint, err = p.durations(f, v)
 	case "failures":
 		s.Failures, err = p.nonNegative(f, v)
 	case "bootstrap":
@@ -266,6 +266,22 @@ func (p *specParser) duration(f string, v *yaml.Node, allowOff bool) (time.Durat
 		return 0, p.errAt(v, f, "want %s, got %q", want, s)
 	}
 	return d, nil
+}
+
+// durations parses one checkpoint setting ("1s", "off") or a list of them
+// (["off", "1s"]): a list makes checkpointing a dimension of the matrix.
+func (p *specParser) durations(f string, v *yaml.Node) ([]time.Duration, error) {
+	if v.Kind != yaml.SequenceNode {
+		d, err := p.duration(f, v, true)
+		return []time.Duration{d}, err
+	}
+	var out []time.Duration
+	err := p.list(f, v, "durations or off", func(it *yaml.Node) error {
+		d, err := p.duration(f, it, true)
+		out = append(out, d)
+		return err
+	})
+	return out, err
 }
 
 func (p *specParser) enum(f string, v *yaml.Node, known []string) (string, error) {

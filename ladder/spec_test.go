@@ -29,7 +29,7 @@ func TestParseSpecDefaults(t *testing.T) {
 	if s.Partitions != 6 || s.Schema != "bid" || len(s.Cluster) != 1 || s.Cluster[0] != "embedded" {
 		t.Errorf("defaults: partitions=%d schema=%s cluster=%v", s.Partitions, s.Schema, s.Cluster)
 	}
-	if s.Warmup != 0 || s.Checkpoint != 0 || s.Failures != 0 || s.Timeout != 10*time.Second || s.Seed != 7 {
+	if s.Warmup != 0 || len(s.Checkpoint) != 0 || s.Failures != 0 || s.Timeout != 10*time.Second || s.Seed != 7 {
 		t.Errorf("fields: %+v", s)
 	}
 }
@@ -63,7 +63,7 @@ calibrate: {path: fast, batch: 8192}
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !s.Covering || s.Batch[0] != 1024 || s.Checkpoint != 250*time.Millisecond || s.Failures != 2 ||
+	if !s.Covering || s.Batch[0] != 1024 || len(s.Checkpoint) != 1 || s.Checkpoint[0] != 250*time.Millisecond || s.Failures != 2 ||
 		s.Seed != 18446744073709551615 || s.Schema != "bid-wide" || s.Partitions != 12 ||
 		s.ClusterProps["security.protocol"] != "SASL_SSL" || len(s.Bootstrap) != 2 ||
 		s.Exclude[0]["path"] != "franz" || s.Calibrate["batch"] != "8192" || s.Warmup != 1 {
@@ -193,7 +193,7 @@ func TestShippedSpecs(t *testing.T) {
 		specs[filepath.Base(f)] = s
 	}
 	smoke := specs["smoke.yaml"]
-	if smoke == nil || !smoke.Covering || smoke.Records > 100000 || smoke.Checkpoint <= 0 || smoke.Failures < 1 {
+	if smoke == nil || !smoke.Covering || smoke.Records > 100000 || len(smoke.Checkpoint) != 1 || smoke.Checkpoint[0] <= 0 || smoke.Failures < 1 {
 		t.Fatalf("smoke: %+v", smoke)
 	}
 	cells, _ := Expand(smoke)

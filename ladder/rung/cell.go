@@ -108,6 +108,9 @@ func (c *Cell) Name() string {
 		"alloc=" + c.Alloc,
 		"crc=" + crc,
 	}
+	if c.CkptInterval > 0 {
+		parts = append(parts, "ckpt="+c.CkptInterval.String())
+	}
 	return strings.Join(append(parts, c.Tags...), "/")
 }
 
