@@ -29,6 +29,11 @@ type Options struct {
 	// children to CPU lists ("0", "1-3"); empty: no pinning.
 	BrokerCPUs string
 	CellCPUs   string
+	// Profile makes every measured cell write a CPU and an allocs profile
+	// to <run>/profiles (ProfilePaths names them). Profiling costs
+	// throughput: measure it (docs/methodology.md) before comparing a
+	// profiled run with an unprofiled one.
+	Profile bool
 	// Grace is the SIGTERM -> SIGKILL delay for a child past its timeout;
 	// default 2s.
 	Grace time.Duration

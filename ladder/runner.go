@@ -83,7 +83,7 @@ func (r *runner) execute(ctx context.Context, done map[results.CellRep]bool) (er
 		topic := topics[group{e.Cell.Format, e.Cell.Shape()}]
 		res := runChild(ctx, childCmd{
 			Bin:     r.bins[e.Cell.Alloc],
-			Args:    append(rungArgs(r.spec, e, cl.Bootstrap(), topic, filepath.Join(r.dir, "hashes")), faultArgs(e.Cell, cl)...),
+			Args:    append(append(rungArgs(r.spec, e, cl.Bootstrap(), topic, filepath.Join(r.dir, "hashes")), faultArgs(e.Cell, cl)...), r.profileArgs(e)...),
 			Env:     r.opt.ChildEnv,
 			Timeout: r.spec.Timeout,
 			Grace:   r.opt.Grace,
@@ -222,4 +222,25 @@ func writeRaw(dir string, rows []results.Row) error {
 		return fmt.Errorf("ladder: %v", err)
 	}
 	return nil
+}
+
+// profileArgs asks a measured cell for its profiles when the run profiles.
+// Checkpointing cells are not profiled: their process only supervises the
+// reader processes that do the work.
+func (r *runner) profileArgs(e Entry) []string {
+	if !r.opt.Profile || e.Warmup || e.Cell.Ckpt > 0 {
+		return nil
+	}
+	cpu, mem := ProfilePaths(r.dir, e.Cell.Name(), e.Rep)
+	if err := os.MkdirAll(filepath.Dir(cpu), 0o755); err != nil {
+		return nil // the child then fails to create the file: a failed row says why
+	}
+	return []string{"--cpuprofile", cpu, "--memprofile", mem}
+}
+
+// ProfilePaths names the CPU and allocs profiles of one cell-repetition in
+// a run directory.
+func ProfilePaths(runDir, cell string, rep int) (cpu, mem string) {
+	base := filepath.Join(runDir, "profiles", results.FileSafe(strings.ReplaceAll(cell, "/", ",")))
+	return fmt.Sprintf("%s.r%d.cpu.pprof", base, rep), fmt.Sprintf("%s.r%d.allocs.pprof", base, rep)
 }

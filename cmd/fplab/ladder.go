@@ -22,6 +22,7 @@ func runLadder(ctx context.Context, args []string) error {
 		brokerCPUs = fs.String("broker-cpus", "", "pin broker processes to this CPU list, e.g. 0")
 		cellCPUs   = fs.String("cell-cpus", "", "pin measured cells to this CPU list, e.g. 1")
 		budget     = fs.Float64("budget-ms", 100, "checkpoint p99 budget for the report's knee")
+		prof       = fs.Bool("profile", false, "keep a CPU and an allocs profile of every measured cell in <run>/profiles")
 	)
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -29,7 +30,7 @@ func runLadder(ctx context.Context, args []string) error {
 	if fs.NArg() > 0 {
 		return fmt.Errorf("ladder: unexpected argument %q", fs.Arg(0))
 	}
-	opt := ladder.Options{SpecPath: *spec, BinDir: *binDir, Root: *root, BrokerCPUs: *brokerCPUs, CellCPUs: *cellCPUs}
+	opt := ladder.Options{SpecPath: *spec, BinDir: *binDir, Root: *root, BrokerCPUs: *brokerCPUs, CellCPUs: *cellCPUs, Profile: *prof}
 	var dir string
 	var err error
 	if *resume != "" {

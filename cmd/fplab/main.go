@@ -30,6 +30,7 @@ var commands = map[string]command{
 	"ladder":  {"run a spec's cells in child processes; prints the run directory last", runLadder},
 	"report":  {"write report.md and plots for a run directory", runReport},
 	"compare": {"benchstat-style deltas between two runs; non-zero exit on a regression", runCompare},
+	"profile": {"where a profiled cell spent its time (top), or where two cells differ (diff)", runProfile},
 	"rung":    {"run ONE cell and print its result in Go benchmark format", runRung},
 	"load":    {"load a seeded corpus into a cluster and print its topic", runLoad},
 	"broker":  {"run an embedded Kafka-protocol cluster (kfake) until stdin closes or a signal", runBroker},
