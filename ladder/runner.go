@@ -105,7 +105,7 @@ func (r *runner) execute(ctx context.Context, done map[results.CellRep]bool) (er
 		}
 		prog.step(time.Now(), e, summary(row))
 	}
-	return nil
+	return r.runMicro(ctx, jr, done, prog)
 }
 
 // setUp starts one cluster per shape and loads one corpus per (format,

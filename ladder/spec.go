@@ -43,6 +43,9 @@ type Spec struct {
 	// Failures is the number of injected reader failures per cell; 0 = none.
 	Failures int `json:"failures,omitempty"`
 
+	// Micro lists micro-benchmarks run after the cells (micro.go).
+	Micro []string `json:"micro,omitempty"`
+
 	// BrokerKill selects the cells (every cell matching all its axis values)
 	// in which one broker of a cluster=kafka cluster of 3+ brokers is killed
 	// and restarted mid-cell (docs/kafka.md); empty: none.

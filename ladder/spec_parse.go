@@ -171,6 +171,8 @@ func (p *specParser) field(s *Spec, k, v *yaml.Node) error {
 		s.Bootstrap, err = p.strList(f, v)
 	case "cluster_props":
 		s.ClusterProps, err = p.strMap(f, v)
+	case "micro":
+		s.Micro, err = p.enumList(f, v, knownMicro)
 	case "broker_kill":
 		s.BrokerKill, err = p.axisMap(f, v)
 	default:

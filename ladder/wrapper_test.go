@@ -18,7 +18,10 @@ func TestChildWrapper(t *testing.T) {
 	dir := t.TempDir()
 	mark := filepath.Join(dir, "wrapped")
 	wrapper := filepath.Join(dir, "wrap.sh")
-	script := "#!/bin/sh\necho \"$@\" > " + mark + "\nexec \"$@\"\n"
+	// Under qemu-test.sh a wrapper is already in force: the script chains
+	// to it so the arm64 child still runs.
+	prev := os.Getenv(rung.WrapperEnv)
+	script := "#!/bin/sh\necho \"$@\" > " + mark + "\nexec " + prev + " \"$@\"\n"
 	if err := os.WriteFile(wrapper, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}

@@ -53,6 +53,17 @@
 //
 //	benchstat -table '' raw.txt
 //
+// # Merging runs from several hosts
+//
+// Merge combines runs (say one from an x86 and one from an ARM host) into
+// one: every row's cell name gets arch=<Host.Arch> first ("-emulated"
+// appended for an emulated run), so the tables pivot on arch like any other
+// axis. It refuses runs of different specs, incomplete runs (CheckComplete:
+// torn journal, missing (cell, rep) pairs) and two runs of one arch unless
+// forced, and never merges a merged run. WriteMergedTo writes the result as
+// a run directory plus sources.json (ReadSources), the runs it came from.
+// DetectEmulation tells the ladder whether it runs under qemu.
+//
 // # Statistics
 //
 // As benchstat: each cell's reps form a benchmath.Sample summarised by

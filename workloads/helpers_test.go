@@ -1,6 +1,7 @@
 package workloads
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -102,7 +103,15 @@ func decodeAll(t testing.TB, c Codec, mem memory.Allocator, msgs [][]byte) arrow
 
 // builderLens returns the lengths of every column builder of a Columnar.
 func builderLens(col Columnar) []int {
-	c := col.(*columnar)
+	var c *columnar
+	switch x := col.(type) {
+	case *columnar:
+		c = x
+	case rawColumnar:
+		c = x.columnar
+	default:
+		panic(fmt.Sprintf("builderLens: unexpected Columnar %T", col))
+	}
 	lens := make([]int, len(c.rb.Fields()))
 	for i, f := range c.rb.Fields() {
 		lens[i] = f.Len()

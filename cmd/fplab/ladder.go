@@ -4,8 +4,11 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
+	"time"
 
 	"github.com/fastpathlab/fplab/ladder"
+	"github.com/fastpathlab/fplab/results"
 	"github.com/fastpathlab/fplab/results/report"
 )
 
@@ -47,17 +50,32 @@ func runLadder(ctx context.Context, args []string) error {
 	return err
 }
 
-// runReport (re)writes the report and plots of a run directory.
+// runReport (re)writes the report and plots of a run directory, or merges
+// several runs (an x86 and an ARM host, say) into one report with arch as a
+// column.
 func runReport(_ context.Context, args []string) error {
 	fs := newFlags("report")
 	budget := fs.Float64("budget-ms", 100, "checkpoint p99 budget for the knee")
+	out := fs.String("out", "", "merged report directory (default results/runs/<UTC stamp>-merged)")
+	force := fs.Bool("force", false, "merge runs of different specs, or of the same arch")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if fs.NArg() != 1 {
-		return fmt.Errorf("report: want one run directory, got %d arguments", fs.NArg())
+	opt := report.Options{BudgetMs: *budget}
+	var path string
+	var err error
+	switch fs.NArg() {
+	case 0:
+		return fmt.Errorf("report: want a run directory (or several to merge)")
+	case 1:
+		path, err = report.Write(fs.Arg(0), opt)
+	default:
+		dir := *out
+		if dir == "" {
+			dir = filepath.Join(results.DefaultRoot, time.Now().UTC().Format(results.StampLayout)+"-merged")
+		}
+		path, err = report.MergeReport(dir, fs.Args(), *force, opt)
 	}
-	path, err := report.Write(fs.Arg(0), report.Options{BudgetMs: *budget})
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"runtime"
 	"sort"
 	"strings"
 	"syscall"
@@ -30,6 +31,7 @@ var commands = map[string]command{
 	"ladder":  {"run a spec's cells in child processes; prints the run directory last", runLadder},
 	"report":  {"write report.md and plots for a run directory", runReport},
 	"compare": {"benchstat-style deltas between two runs; non-zero exit on a regression", runCompare},
+	"micro":   {"run one micro-benchmark (crossthread malloc/free, crc32c) as a ladder result", runMicro},
 	"profile": {"where a profiled cell spent its time (top), or where two cells differ (diff)", runProfile},
 	"rung":    {"run ONE cell and print its result in Go benchmark format", runRung},
 	"load":    {"load a seeded corpus into a cluster and print its topic", runLoad},
@@ -88,3 +90,5 @@ type listFlag []string
 
 func (l *listFlag) String() string     { return strings.Join(*l, ",") }
 func (l *listFlag) Set(s string) error { *l = append(*l, s); return nil }
+
+func goarch() string { return runtime.GOARCH }

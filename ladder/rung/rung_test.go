@@ -196,7 +196,7 @@ func TestArgsRoundTrip(t *testing.T) {
 	if !strings.Contains(args, "--crc on") || !strings.Contains(args, "--cluster-prop a=1 --cluster-prop b=2") {
 		t.Errorf("args %s", args)
 	}
-	if c.Name() != "path=fast/format=raw/batch=8/brokers=1/alloc=go/crc=on/aa=b" {
+	if c.Name() != "path=fast/format=raw/batch=8/brokers=1/alloc=go/crc=on/ckpt=1ms/aa=b" {
 		t.Errorf("name %s", c.Name())
 	}
 	back, _, err := rung.ParseArgs(c.Args(), io.Discard)

@@ -16,6 +16,9 @@
 //     start/end and wall time, measured-time fraction, the emulated flag
 //     (with plots.EmulatedLabel in a banner), journal counts, and the ladder
 //     spec folded.
+//   - Merged runs (only for a directory written by MergeReport): the runs
+//     merged, one per arch= value, with host, CPU, kernel, emulated flag,
+//     commit and row counts.
 //   - Noise floor: results.NoiseFloor for every A/A calibration pair
 //     (cell/aa=a, cell/aa=b) and every unit both sides report; without a
 //     pair, a sentence saying deltas cannot be set against noise.
@@ -38,6 +41,12 @@
 // journal is an error, one line naming the file. Links are relative to the
 // run directory (Options.LinkBase prefixes them for a copy in docs/), and
 // headings start at "#", so the file reads on its own or embedded.
+//
+// MergeReport(outDir, runDirs, force, opt) merges several runs
+// (results.Merge) into a new directory and writes its report; it validates
+// every input before it writes anything and renames a staging directory
+// into place, so a failed merge leaves nothing behind. An emulated run's
+// table headings carry plots.EmulatedLabel.
 //
 // The golden tests build fixture runs with results' own writers and compare
 // report.md with testdata/*.golden.md (go test ./results/report -update

@@ -20,6 +20,9 @@ type Options struct {
 	// NoPlots skips drawing the figures; the report then links only the
 	// images already in plots/.
 	NoPlots bool
+	// Name is the run name in the heading; empty means the run directory's
+	// base name (MergeReport sets it while it writes in a staging directory).
+	Name string
 }
 
 func (o Options) budget() float64 {

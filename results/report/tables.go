@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/fastpathlab/fplab/plots"
 	"github.com/fastpathlab/fplab/results"
 )
 
@@ -13,7 +14,8 @@ import (
 // the spec's order) as Markdown:
 // the throughput (rec/s) tables in full, every other unit folded in a
 // <details> block. A cell without data is a gap with a footnote saying why.
-func writeTables(b *strings.Builder, n *notes, runDir string, main []results.Row, order map[string][]string, link func(string) string) {
+// An emulated run's tables carry plots.EmulatedLabel in every heading.
+func writeTables(b *strings.Builder, n *notes, runDir string, main []results.Row, order map[string][]string, emulated bool, link func(string) string) {
 	b.WriteString("## Tables\n\n")
 	tables, err := results.BuildTablesWith(main, results.TableOptions{Order: order})
 	if err != nil {
@@ -44,6 +46,9 @@ func writeTables(b *strings.Builder, n *notes, runDir string, main []results.Row
 			fmt.Fprintf(b, "<details><summary>%s (%d tables)</summary>\n\n", mdText(u), len(byUnit[u]))
 		}
 		for _, t := range byUnit[u] {
+			if emulated {
+				t.Heading = t.Title() + " — " + plots.EmulatedLabel
+			}
 			writeTable(b, n, t, gi)
 		}
 		if folded {

@@ -35,14 +35,22 @@ func Render(run results.Run, opt Options) string {
 	link := func(rel string) string { return opt.LinkBase + rel }
 	var b strings.Builder
 	var n notes
-	fmt.Fprintf(&b, "# Run %s\n\n", mdText(filepath.Base(run.Dir)))
+	name := opt.Name
+	if name == "" {
+		name = filepath.Base(run.Dir)
+	}
+	fmt.Fprintf(&b, "# Run %s\n\n", mdText(name))
 	b.WriteString("Fastpath Lab ladder run: the manifest, the A/A noise floor, the checkpoint knee, figures, tables of every metric and the failed cells. Gaps are shown as " + gapMark + " with a footnote saying why.\n\n")
 	writeSummary(&b, &n, run, countRows(main, aa))
+	order := specOrder(run.Manifest.Spec)
+	if src, err := results.ReadSources(run.Dir); err != nil || len(src) > 0 {
+		order = writeSources(&b, &n, src, err, order)
+	}
 	writeNoise(&b, &n, aa)
 	writeKnee(&b, &n, main, opt.budget())
 	popt := plots.Options{Emulated: run.Manifest.Emulated, BudgetMs: opt.budget(), Prefer: opt.Prefer}
 	writeFigures(&b, run.Dir, main, popt, !opt.NoPlots, link)
-	writeTables(&b, &n, run.Dir, main, specOrder(run.Manifest.Spec), link)
+	writeTables(&b, &n, run.Dir, main, order, run.Manifest.Emulated, link)
 	writeFailures(&b, run.Rows)
 	n.write(&b)
 	return strings.TrimRight(b.String(), "\n") + "\n"

@@ -1,0 +1,122 @@
+package ladder
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/fastpathlab/fplab/results"
+)
+
+// The micro-benchmarks a spec can ask for (`micro: [crossthread, crc32c]`).
+// Each runs as `<bin> micro ...` child processes after the cells and lands
+// in the journal and tables as rows named micro=<bench>/...:
+//
+//   - crossthread: malloc on one OS thread, free on another (librdkafka's
+//     op per message, allocated on its broker thread and freed on the
+//     application thread), in the binary of every allocator of the spec, at
+//     an op-struct size and an Arrow-buffer size; units pairs/s and ns/pair.
+//   - crc32c: Go's hash/crc32 Castagnoli (hardware where Go has it) against
+//     a software slicing-by-8 (what librdkafka pays without hardware
+//     CRC32C), at a corpus message size and a 1 MiB buffer; units crc-MB/s
+//     and crc-ns/msg.
+const (
+	MicroCrossThread = "crossthread"
+	MicroCRC32C      = "crc32c"
+)
+
+var knownMicro = []string{MicroCrossThread, MicroCRC32C}
+
+// microRun is one micro-benchmark child: its argv (after the binary), the
+// binary's allocator and the row name it must print.
+type microRun struct {
+	alloc string
+	args  []string
+	name  string
+}
+
+// microRuns lists the children of one repetition.
+func microRuns(s *Spec) []microRun {
+	var out []microRun
+	for _, m := range s.Micro {
+		switch m {
+		case MicroCrossThread:
+			for _, a := range s.Alloc {
+				for _, size := range []int{256, 64 << 10} {
+					out = append(out, microRun{alloc: a,
+						args: []string{"micro", "--bench", m, "--size", strconv.Itoa(size)},
+						name: fmt.Sprintf("micro=crossthread/size=%d/alloc=%s", size, a)})
+				}
+			}
+		case MicroCRC32C:
+			for _, impl := range []string{"go-castagnoli", "sw-slicing8"} {
+				for _, size := range []int{128, 1 << 20} {
+					out = append(out, microRun{alloc: "go",
+						args: []string{"micro", "--bench", m, "--impl", impl, "--size", strconv.Itoa(size)},
+						name: fmt.Sprintf("micro=crc32c/impl=%s/size=%d", impl, size)})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// runMicro runs every micro-benchmark repetition the journal lacks and
+// journals each as a row; a failed child is a failed row, as for cells.
+func (r *runner) runMicro(ctx context.Context, jr *results.Journal, done map[results.CellRep]bool, prog *progress) error {
+	for rep := 0; rep < r.spec.Repetitions; rep++ {
+		for _, m := range microRuns(r.spec) {
+			if done[results.CellRep{Cell: m.name, Rep: rep}] {
+				continue
+			}
+			if ctx.Err() != nil {
+				return fmt.Errorf("ladder: interrupted in micro-benchmarks; resume with the run directory %s", r.dir)
+			}
+			bin, ok := r.bins[m.alloc]
+			if !ok {
+				bin = r.bins["go"]
+			}
+			res := runChild(ctx, childCmd{Bin: bin, Args: m.args, Env: r.opt.ChildEnv,
+				Timeout: r.spec.Timeout, Grace: r.opt.Grace, CPUs: r.opt.CellCPUs})
+			if res.Canceled {
+				return fmt.Errorf("ladder: interrupted in micro-benchmarks; resume with the run directory %s", r.dir)
+			}
+			row := microRow(m, rep, res)
+			if err := jr.Append(row); err != nil {
+				return err
+			}
+			prog.note("%s rep %d: %s", m.name, rep, summary(row))
+		}
+	}
+	return nil
+}
+
+func microRow(m microRun, rep int, res childResult) results.Row {
+	row := results.Row{Cell: m.name, Rep: rep, Start: res.Start, End: res.End}
+	fail := func(reason string) results.Row {
+		row.Reason, row.Signal, row.StderrTail = reason, res.Signal, res.StderrTail
+		return row
+	}
+	switch {
+	case res.StartErr != nil:
+		return fail("start: " + oneLine(res.StartErr))
+	case res.TimedOut:
+		return fail("timeout")
+	case res.Exit != 0:
+		return fail(fmt.Sprintf("exit status %d: %s", res.Exit, res.LastLine))
+	}
+	cell, iters, ms, cfg, err := results.ParseBench(res.Stdout)
+	if err != nil {
+		return fail("bad output: " + oneLine(err))
+	}
+	if cell != m.name {
+		return fail(fmt.Sprintf("bad output: child reported %s, want %s", cell, m.name))
+	}
+	row.OK, row.Iters, row.Metrics, row.Config = true, iters, ms, cfg
+	row.Measured = res.End.Sub(res.Start)
+	return row
+}
+
+// isMicro tells micro-benchmark rows from cell rows.
+func isMicro(cell string) bool { return strings.HasPrefix(cell, "micro=") }

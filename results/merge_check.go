@@ -1,0 +1,61 @@
+package results
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+)
+
+// CheckComplete reports why a run read with ReadRun is not a finished run
+// fit to merge, naming the run's file: a torn last journal line (the ladder
+// was killed mid-write), an empty journal, or — when the manifest's spec
+// lists its cells and repetitions, as the ladder's does — a (cell, rep) of
+// the spec with no journaled row. Failed rows count as finished: a failure
+// is an outcome.
+func CheckComplete(r Run) error {
+	journal := filepath.Join(r.Dir, JournalFile)
+	if r.Dropped > 0 {
+		return fmt.Errorf("results: run %s is incomplete: %s ends in a torn line (the ladder was killed); resume the run first, or force", r.Dir, journal)
+	}
+	if len(r.Rows) == 0 {
+		return fmt.Errorf("results: run %s is incomplete: %s has no rows", r.Dir, journal)
+	}
+	cells, reps := specCells(r.Manifest.Spec)
+	if len(cells) == 0 || reps <= 0 {
+		return nil
+	}
+	done := Finished(r.Rows)
+	missing, total := 0, len(cells)*reps
+	var first CellRep
+	for _, c := range cells {
+		for rep := range reps {
+			if !done[CellRep{c, rep}] {
+				if missing == 0 {
+					first = CellRep{c, rep}
+				}
+				missing++
+			}
+		}
+	}
+	if missing > 0 {
+		return fmt.Errorf("results: run %s is incomplete: %s lacks %d of %d cell repetitions of its spec (first: %s rep %d); resume the run first, or force",
+			r.Dir, journal, missing, total, first.Cell, first.Rep)
+	}
+	return nil
+}
+
+// specCells reads the cell list and repetition count the ladder stores in
+// the manifest ({"spec": {"repetitions": N, ...}, "cells": [...]}); zero
+// values when the spec does not have them.
+func specCells(raw json.RawMessage) ([]string, int) {
+	var st struct {
+		Spec struct {
+			Repetitions int `json:"repetitions"`
+		} `json:"spec"`
+		Cells []string `json:"cells"`
+	}
+	if len(raw) == 0 || json.Unmarshal(raw, &st) != nil {
+		return nil, 0
+	}
+	return st.Cells, st.Spec.Repetitions
+}

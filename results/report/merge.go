@@ -1,0 +1,90 @@
+package report
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/fastpathlab/fplab/results"
+)
+
+// MergeReport merges the runs in runDirs (typically one from an x86 and one
+// from an ARM host; see results.Merge) into the new directory outDir and
+// writes its report, returning the report's path. outDir holds what a run
+// directory holds — manifest.json, journal.jsonl with arch= in every cell
+// name, raw.txt, tables/, plots/, report.md — plus sources.json naming the
+// merged runs.
+//
+// Every input is read and validated first (a missing manifest, a corrupt
+// or torn journal, missing repetitions, different specs: a one-line error
+// naming the file or directory; force lets different specs, incomplete runs
+// and duplicate architectures through, never corrupt files). The output is
+// assembled in a staging directory beside outDir and renamed into place, so
+// outDir either holds a whole merge or does not exist. outDir must not exist.
+func MergeReport(outDir string, runDirs []string, force bool, opt Options) (string, error) {
+	if len(runDirs) == 0 {
+		return "", errors.New("report: merge: no run directories given")
+	}
+	if outDir == "" {
+		return "", errors.New("report: merge: no output directory given")
+	}
+	if _, err := os.Lstat(outDir); err == nil {
+		return "", fmt.Errorf("report: merge: output directory %s exists; give a new one", outDir)
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return "", fmt.Errorf("report: merge: %v", err)
+	}
+	runs := make([]results.Run, 0, len(runDirs))
+	for _, d := range runDirs {
+		r, err := results.ReadRun(d)
+		if err != nil {
+			return "", fmt.Errorf("report: merge: %s: %v", d, err)
+		}
+		runs = append(runs, r)
+	}
+	merged, err := results.Merge(runs, force)
+	if err != nil {
+		return "", fmt.Errorf("report: %v", err)
+	}
+	parent := filepath.Dir(outDir)
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return "", fmt.Errorf("report: merge: %v", err)
+	}
+	stage, err := os.MkdirTemp(parent, "."+filepath.Base(outDir)+".merging-")
+	if err != nil {
+		return "", fmt.Errorf("report: merge: %v", err)
+	}
+	done := false
+	defer func() {
+		if !done {
+			os.RemoveAll(stage)
+		}
+	}()
+	order := specOrder(merged.Run.Manifest.Spec)
+	if order == nil {
+		order = map[string][]string{}
+	}
+	labels := make([]string, len(merged.Sources))
+	for i, s := range merged.Sources {
+		labels[i] = s.Label
+	}
+	order[results.ArchKey] = labels
+	if err := results.WriteMergedTo(stage, merged, results.TableOptions{Order: order}); err != nil {
+		return "", fmt.Errorf("report: merge: %v", err)
+	}
+	run, err := results.ReadRun(stage)
+	if err != nil {
+		return "", fmt.Errorf("report: merge: read back: %v", err)
+	}
+	o := opt
+	o.Name = filepath.Base(outDir)
+	if err := os.WriteFile(filepath.Join(stage, FileName), []byte(Render(run, o)), 0o644); err != nil {
+		return "", fmt.Errorf("report: merge: %v", err)
+	}
+	if err := os.Rename(stage, outDir); err != nil {
+		return "", fmt.Errorf("report: merge: %v", err)
+	}
+	done = true
+	return filepath.Join(outDir, FileName), nil
+}

@@ -1,0 +1,207 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fastpathlab/fplab/results"
+)
+
+// hostRun writes a complete ladder-like run (spec with cells and
+// repetitions) for one host into dir (relative to the test's working
+// directory, so the report's paths are stable).
+func hostRun(t *testing.T, dir, arch, cpu string, emulated bool, batches []int, rate float64) string {
+	t.Helper()
+	var cells []string
+	for _, b := range batches {
+		cells = append(cells, fmt.Sprintf("path=fast/format=json/batch=%d/brokers=1/alloc=go/crc=on", b))
+	}
+	spec, err := json.Marshal(map[string]any{
+		"spec":  map[string]any{"name": "merge", "batch": batches, "crc": []string{"on"}, "repetitions": 3},
+		"cells": cells,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := results.Manifest{
+		Host: results.Fingerprint{Hostname: "host-" + arch, CPUModel: cpu, Cores: 2, Arch: arch,
+			Kernel: "6.1.0", Governor: "performance", SMT: "off", THP: "madvise"},
+		GoVersion: "go1.26.8", Librdkafka: "2.11.1", AllocVersions: map[string]string{"go": "go1.26.8"},
+		GitCommit: "0123456789ab", Spec: spec, Start: t0, End: t0.Add(20 * time.Minute),
+		MeasuredFraction: 0.5, Emulated: emulated,
+	}
+	var rows []results.Row
+	for i, c := range cells {
+		for rep := range 3 {
+			v := rate * float64(i+1) * (1 + 0.01*float64(rep))
+			rows = append(rows, okRow(c, rep, metric("rec/s", v), metric("ns/rec", 1e9/v)))
+		}
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := results.WriteManifest(dir, m); err != nil {
+		t.Fatal(err)
+	}
+	j, err := results.OpenJournal(filepath.Join(dir, results.JournalFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rows {
+		if err := j.Append(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := j.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// noStaging fails if a staging directory or outDir was left behind.
+func noStaging(t *testing.T, parent, outDir string) {
+	t.Helper()
+	ents, err := os.ReadDir(parent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		if strings.Contains(e.Name(), ".merging-") {
+			t.Errorf("staging directory %s left behind", e.Name())
+		}
+	}
+	if outDir != "" {
+		if _, err := os.Stat(outDir); !os.IsNotExist(err) {
+			t.Errorf("%s exists after a failed merge (%v)", outDir, err)
+		}
+	}
+}
+
+func TestMergeReportGolden(t *testing.T) {
+	orig, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(t.TempDir())
+	x86 := hostRun(t, "runs/x86", "amd64", "AMD EPYC", false, []int{1024, 8192}, 2e6)
+	arm := hostRun(t, "runs/arm", "arm64", "AMD EPYC", true, []int{1024, 8192}, 2e5)
+	path, err := MergeReport("runs/merged", []string{x86, arm}, false, Options{NoPlots: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if path != filepath.Join("runs/merged", FileName) {
+		t.Errorf("path %s", path)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := string(data)
+	tmp, _ := os.Getwd()
+	if err := os.Chdir(orig); err != nil { // golden files live in the package's testdata
+		t.Fatal(err)
+	}
+	golden(t, "merged.golden.md", md)
+	if err := os.Chdir(tmp); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"# Run merged\n",
+		"## Merged runs",
+		"| `arm64-emulated` | host-arm64 |",
+		"### rec/s by arch",
+		"| arch=amd64 rec/s | CV | arch=arm64-emulated rec/s |",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("merged report lacks %q", want)
+		}
+	}
+	for _, f := range []string{results.ManifestFile, results.JournalFile, results.RawFile, results.SourcesFile} {
+		if _, err := os.Stat(filepath.Join("runs/merged", f)); err != nil {
+			t.Errorf("merged directory lacks %s: %v", f, err)
+		}
+	}
+	noStaging(t, "runs", "")
+	if _, err := MergeReport("runs/merged", []string{x86, arm}, false, Options{NoPlots: true}); err == nil || !strings.Contains(err.Error(), "exists") {
+		t.Errorf("merge over an existing directory: %v", err)
+	}
+}
+
+func TestMergeReportBadInput(t *testing.T) {
+	tests := []struct {
+		name   string
+		break_ func(t *testing.T, arm string)
+		want   string
+		force  bool // force lets it through
+	}{
+		{"missing manifest", func(t *testing.T, arm string) {
+			os.Remove(filepath.Join(arm, results.ManifestFile))
+		}, "runs/arm/" + results.ManifestFile, false},
+		{"corrupt journal in the middle", func(t *testing.T, arm string) {
+			p := filepath.Join(arm, results.JournalFile)
+			data, _ := os.ReadFile(p)
+			lines := strings.SplitAfter(string(data), "\n")
+			lines[2] = lines[2][:len(lines[2])/2] + "\n"
+			os.WriteFile(p, []byte(strings.Join(lines, "")), 0o644)
+		}, "runs/arm/" + results.JournalFile, false},
+		{"torn last line", func(t *testing.T, arm string) {
+			f, _ := os.OpenFile(filepath.Join(arm, results.JournalFile), os.O_APPEND|os.O_WRONLY, 0)
+			f.WriteString(`{"cell":"path=fast`)
+			f.Close()
+		}, "torn line", true},
+		{"missing repetitions", func(t *testing.T, arm string) {
+			p := filepath.Join(arm, results.JournalFile)
+			data, _ := os.ReadFile(p)
+			lines := strings.SplitAfter(strings.TrimSuffix(string(data), "\n"), "\n")
+			os.WriteFile(p, []byte(strings.Join(lines[:4], "")), 0o644)
+		}, "lacks 2 of 6", true},
+		{"no journal", func(t *testing.T, arm string) {
+			os.Remove(filepath.Join(arm, results.JournalFile))
+		}, results.JournalFile, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Chdir(t.TempDir())
+			x86 := hostRun(t, "runs/x86", "amd64", "EPYC", false, []int{1024, 8192}, 2e6)
+			arm := hostRun(t, "runs/arm", "arm64", "Neoverse-N1", false, []int{1024, 8192}, 1e6)
+			tt.break_(t, arm)
+			_, err := MergeReport("runs/merged", []string{x86, arm}, false, Options{NoPlots: true})
+			if err == nil {
+				t.Fatal("merged")
+			}
+			msg := err.Error()
+			if !strings.HasPrefix(msg, "report: ") || strings.Contains(msg, "\n") || !strings.Contains(msg, tt.want) {
+				t.Errorf("error %q: want one line starting report: naming %q", msg, tt.want)
+			}
+			noStaging(t, "runs", "runs/merged")
+			_, err = MergeReport("runs/merged", []string{x86, arm}, true, Options{NoPlots: true})
+			if tt.force != (err == nil) {
+				t.Errorf("force: err %v, want success %v", err, tt.force)
+			}
+		})
+	}
+}
+
+func TestMergeReportDifferentSpecs(t *testing.T) {
+	t.Chdir(t.TempDir())
+	x86 := hostRun(t, "runs/x86", "amd64", "EPYC", false, []int{1024, 8192}, 2e6)
+	arm := hostRun(t, "runs/arm", "arm64", "Neoverse-N1", false, []int{1024, 65536}, 1e6)
+	_, err := MergeReport("runs/merged", []string{x86, arm}, false, Options{NoPlots: true})
+	if err == nil || !strings.Contains(err.Error(), "different specs") || !strings.Contains(err.Error(), "batch") {
+		t.Fatalf("different specs: %v", err)
+	}
+	noStaging(t, "runs", "runs/merged")
+	path, err := MergeReport("runs/merged", []string{x86, arm}, true, Options{NoPlots: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(path)
+	if !strings.Contains(string(data), "arch=arm64") {
+		t.Error("forced merge lacks the arm64 rows")
+	}
+}
