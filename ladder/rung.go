@@ -2,6 +2,7 @@ package ladder
 
 import (
 	"fmt"
+	"hash/fnv"
 	"strconv"
 	"strings"
 	"time"
@@ -27,8 +28,9 @@ func rungArgs(s *Spec, e Entry, bootstrap []string, topic, hashDir string) []str
 		Seed: s.Seed, Schema: s.Schema, Timeout: childTimeout(s.Timeout), HashCache: hashDir,
 		CkptInterval: c.Ckpt,
 	}
-	if c.Ckpt > 0 {
+	if c.Ckpt > 0 && s.Failures > 0 {
 		rc.Failures = s.Failures
+		rc.KillSeed = killSeed(s.Seed, c.Name(), e.Rep)
 	}
 	if c.Cluster == "external" {
 		rc.Props = s.ClusterProps
@@ -128,4 +130,16 @@ func summary(r results.Row) string {
 		}
 	}
 	return "ok"
+}
+
+// killSeed derives a cell-repetition's kill seed from the spec seed, so
+// every cell and repetition loses its readers at different positions, and
+// a rerun of the spec at the same ones.
+func killSeed(seed uint64, cell string, rep int) uint64 {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%d/%s/%d", seed, cell, rep)
+	if v := h.Sum64(); v != 0 {
+		return v
+	}
+	return 1
 }

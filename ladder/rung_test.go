@@ -22,8 +22,15 @@ func TestRungArgs(t *testing.T) {
 	got = strings.Join(rungArgs(s, e, []string{"k:9092"}, "t", ""), " ")
 	want = "rung --path fast --format json --batch 8192 --brokers 3 --alloc mimalloc2 --crc off --cluster external" +
 		" --bootstrap k:9092 --topic t --partitions 6 --records 2000000 --seed 42 --schema bid --timeout 1m35s" +
-		" --cluster-prop sasl.username=u --cluster-prop security.protocol=SASL_SSL --checkpoint-interval 500ms --failures 3"
+		" --cluster-prop sasl.username=u --cluster-prop security.protocol=SASL_SSL --checkpoint-interval 500ms --failures 3 --kill-seed 1925283395309014351"
 	if got != want {
 		t.Errorf("\n got %s\nwant %s", got, want)
+	}
+}
+
+func TestKillSeedDiffersPerCellAndRep(t *testing.T) {
+	a, b, c := killSeed(7, "x", 0), killSeed(7, "x", 1), killSeed(7, "y", 0)
+	if a == b || a == c || b == c || a != killSeed(7, "x", 0) {
+		t.Errorf("kill seeds %d %d %d", a, b, c)
 	}
 }

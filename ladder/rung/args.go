@@ -39,6 +39,7 @@ func ParseArgs(args []string, usage io.Writer) (Cell, Profiles, error) {
 		hashCache = fs.String("hash-cache", "", "directory caching the corpus's expected row hashes")
 		ckptIv    = fs.Duration("checkpoint-interval", 0, "checkpoint barrier interval (0: checkpointing off)")
 		failures  = fs.Int("failures", 0, "reader processes to kill with SIGKILL at seeded moments (needs checkpoints)")
+		killSeed  = fs.Uint64("kill-seed", 0, "seed of the reader kill positions (0: the corpus seed)")
 		ckptDir   = fs.String("ckpt-dir", "", "directory for the checkpoint store and the sink's output (default: a temporary one)")
 		faultSock = fs.String("fault-socket", "", "internal: fault server socket of a broker_kill cell (cluster=kafka)")
 		role      = fs.String("role", "", "internal: \"reader\" for a checkpointing reader process")
@@ -85,7 +86,7 @@ func ParseArgs(args []string, usage io.Writer) (Cell, Profiles, error) {
 		Path: p, Format: f, Batch: *batch, Brokers: *brokers, Alloc: *allocName, CRC: crcOn,
 		Cluster: *cluster, Bootstrap: bs, Props: pm, Topic: *topic, Partitions: *parts,
 		Records: *records, Seed: *seed, Schema: *schema, Tags: tags, Timeout: *timeout,
-		HashCache: *hashCache, CkptInterval: *ckptIv, Failures: *failures, CkptDir: *ckptDir, Role: *role,
+		HashCache: *hashCache, CkptInterval: *ckptIv, Failures: *failures, KillSeed: *killSeed, CkptDir: *ckptDir, Role: *role,
 		FaultSocket: *faultSock,
 	}
 	if len(c.Props) == 0 {

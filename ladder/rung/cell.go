@@ -41,7 +41,11 @@ type Cell struct {
 	// sink's output ("": a temporary directory removed afterwards).
 	CkptInterval time.Duration
 	Failures     int
-	CkptDir      string
+	// KillSeed picks where the readers are killed (0: the corpus seed);
+	// the ladder derives it per cell and repetition, so kills land at
+	// different positions in every cell-repetition.
+	KillSeed uint64
+	CkptDir  string
 	// FaultSocket, when set, is the fault server (clusters/kafka) the cell
 	// asks to kill a broker at its first batch and restart it at half the
 	// corpus.
@@ -80,6 +84,9 @@ func (c *Cell) Args() []string {
 	}
 	if c.Failures > 0 {
 		a = append(a, "--failures", fmt.Sprint(c.Failures))
+	}
+	if c.KillSeed != 0 {
+		a = append(a, "--kill-seed", fmt.Sprint(c.KillSeed))
 	}
 	if c.CkptDir != "" {
 		a = append(a, "--ckpt-dir", c.CkptDir)

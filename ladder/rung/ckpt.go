@@ -103,7 +103,7 @@ func runSupervised(ctx context.Context, c *Cell, b Build, cl clusters.Cluster, w
 	argv := WrapArgv(append([]string{exe, "rung"}, reader.Args()...))
 	res, err := checkpointcost.Supervise(ctx, checkpointcost.SuperviseOptions{
 		Store: store, Output: output, Start: start, Stop: stop,
-		Failures: c.Failures, Seed: c.Seed,
+		Failures: c.Failures, Seed: killSeed(c),
 		ReaderArgv:   func(int) []string { return argv },
 		StallTimeout: stallTimeout(c.Timeout),
 		Stderr:       os.Stderr,
@@ -144,4 +144,12 @@ func runSupervised(ctx context.Context, c *Cell, b Build, cl clusters.Cluster, w
 			metric{ms(res.RecoverCatchup), "recover-catchup-ms"})
 	}
 	return writeResult(w, c, b, source.ClientOf(c.Path), res.Read, figs)
+}
+
+// killSeed is the seed of a cell's kill positions.
+func killSeed(c *Cell) uint64 {
+	if c.KillSeed != 0 {
+		return c.KillSeed
+	}
+	return c.Seed
 }

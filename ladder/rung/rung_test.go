@@ -191,7 +191,7 @@ func TestArgsRoundTrip(t *testing.T) {
 	c := rung.Cell{Path: "fast", Format: "raw", Batch: 8, Brokers: 1, Alloc: "go", CRC: true, Cluster: "embedded",
 		Bootstrap: []string{"a:1", "b:2"}, Topic: "t", Partitions: 1, Records: 1, Seed: 9, Schema: "bid",
 		Timeout: time.Second, Props: map[string]string{"b": "2", "a": "1"}, Tags: []string{"aa=b"},
-		HashCache: "/h", CkptInterval: time.Millisecond, Failures: 2, CkptDir: "/c", Role: "reader"}
+		HashCache: "/h", CkptInterval: time.Millisecond, Failures: 2, KillSeed: 5, CkptDir: "/c", Role: "reader"}
 	args := strings.Join(c.Args(), " ")
 	if !strings.Contains(args, "--crc on") || !strings.Contains(args, "--cluster-prop a=1 --cluster-prop b=2") {
 		t.Errorf("args %s", args)
