@@ -27,21 +27,6 @@ var keyOrder = map[string]int{
 // pathOrder ranks the consume paths from least to most native.
 var pathOrder = map[string]int{"rowwise": 0, "shallow": 1, "fast": 2, "franz": 3}
 
-// parseCell splits "path=fast/format=json/batch=8192/..." into its key=value
-// parts. A part without '=' is kept under its own text as key with an empty
-// value, so no cell name is rejected.
-func parseCell(name string) map[string]string {
-	dims := make(map[string]string)
-	for _, part := range strings.Split(name, "/") {
-		if part == "" {
-			continue
-		}
-		k, v, _ := strings.Cut(part, "=")
-		dims[k] = v
-	}
-	return dims
-}
-
 // sortKeys orders dimension keys as they appear in a cell name.
 func sortKeys(keys []string) {
 	sort.Slice(keys, func(i, j int) bool {

@@ -45,7 +45,7 @@ func newDataset(rows []results.Row) *dataset {
 		if last[key{r.Cell, r.Rep}] != i {
 			continue
 		}
-		dims := parseCell(r.Cell)
+		dims := results.CellDims(r.Cell)
 		if _, aa := dims[keyAA]; aa {
 			continue
 		}

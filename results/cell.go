@@ -35,3 +35,18 @@ func ParseCell(cell string) ([]Part, error) {
 	}
 	return parts, nil
 }
+
+// CellDims splits a cell name into key -> value. Unlike ParseCell it
+// rejects nothing: a part without '=' is kept under its own text with an
+// empty value, so plots and reports can show any name they are given.
+func CellDims(cell string) map[string]string {
+	dims := make(map[string]string)
+	for _, p := range strings.Split(cell, "/") {
+		if p == "" {
+			continue
+		}
+		k, v, _ := strings.Cut(p, "=")
+		dims[k] = v
+	}
+	return dims
+}

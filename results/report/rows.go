@@ -53,17 +53,4 @@ func countRows(main, aa []results.Row) rowCounts {
 	return c
 }
 
-// cellDims splits a cell name into key -> value.
-func cellDims(cell string) map[string]string {
-	dims := make(map[string]string)
-	for _, p := range strings.Split(cell, "/") {
-		if p == "" {
-			continue
-		}
-		k, v, _ := strings.Cut(p, "=")
-		dims[k] = v
-	}
-	return dims
-}
-
 func sortStrings(s []string) { sort.Strings(s) }

@@ -140,7 +140,7 @@ func (g gapIndex) why(t results.Table, tr results.TableRow, j int) string {
 	reps, failed := 0, 0
 	var reason string
 	for _, r := range g.rows {
-		if !dimsMatch(cellDims(r.Cell), want) {
+		if !dimsMatch(results.CellDims(r.Cell), want) {
 			continue
 		}
 		if name == "" {
