@@ -18,6 +18,8 @@ type Cell struct {
 	Cluster string
 	// Ckpt is the cell's checkpoint interval (0: off).
 	Ckpt time.Duration
+	// Prof is set when the spec's profile dimension profiles this cell.
+	Prof bool
 	// Fault is "kill" for a cell selected by the spec's broker_kill (one
 	// broker killed and restarted mid-cell), else empty.
 	Fault string
@@ -27,7 +29,7 @@ type Cell struct {
 // Name is the sub-benchmark name the cell's rows carry, without the
 // "BenchmarkLadder/" prefix:
 //
-//	path=fast/format=json/batch=8192/brokers=3/alloc=go/crc=off[/cluster=external][/ckpt=1s][/fault=kill][/aa=a]
+//	path=fast/format=json/batch=8192/brokers=3/alloc=go/crc=off[/cluster=external][/ckpt=1s][/prof=on][/fault=kill][/aa=a]
 //
 // The cluster part appears only for non-embedded clusters, so embedded names
 // match what the rung child prints.
@@ -48,6 +50,9 @@ func (c Cell) Name() string {
 	if c.Ckpt > 0 {
 		b.WriteString("/ckpt=")
 		b.WriteString(c.Ckpt.String())
+	}
+	if c.Prof {
+		b.WriteString("/prof=on")
 	}
 	if c.Fault != "" {
 		b.WriteString("/fault=")

@@ -32,6 +32,10 @@ func product(s *Spec) []Cell {
 	if len(ckpts) == 0 {
 		ckpts = []time.Duration{0}
 	}
+	profs := s.Profile
+	if len(profs) == 0 {
+		profs = []bool{false}
+	}
 	var out []Cell
 	for _, p := range s.Path {
 		for _, f := range s.Format {
@@ -41,7 +45,9 @@ func product(s *Spec) []Cell {
 						for _, crc := range s.CRC {
 							for _, cl := range s.Cluster {
 								for _, ck := range ckpts {
-									out = append(out, Cell{Path: p, Format: f, Batch: b, Brokers: br, Alloc: a, CRC: crc, Cluster: cl, Ckpt: ck})
+									for _, pr := range profs {
+										out = append(out, Cell{Path: p, Format: f, Batch: b, Brokers: br, Alloc: a, CRC: crc, Cluster: cl, Ckpt: ck, Prof: pr})
+									}
 								}
 							}
 						}

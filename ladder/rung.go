@@ -35,6 +35,9 @@ func rungArgs(s *Spec, e Entry, bootstrap []string, topic, hashDir string) []str
 	if c.Cluster == "external" {
 		rc.Props = s.ClusterProps
 	}
+	if c.Prof {
+		rc.Tags = append(rc.Tags, "prof=on")
+	}
 	if c.Fault != "" {
 		rc.Tags = append(rc.Tags, "fault="+c.Fault)
 	}

@@ -224,11 +224,14 @@ func writeRaw(dir string, rows []results.Row) error {
 	return nil
 }
 
-// profileArgs asks a measured cell for its profiles when the run profiles.
+// profileArgs asks a cell for its profiles when the run (--profile) or the
+// cell (profile: [off, on]) profiles. Warm-up repetitions profile too, so a
+// profiled cell's cost is the same in every round; their files are
+// overwritten by the measured repetition 0.
 // Checkpointing cells are not profiled: their process only supervises the
 // reader processes that do the work.
 func (r *runner) profileArgs(e Entry) []string {
-	if !r.opt.Profile || e.Warmup || e.Cell.Ckpt > 0 {
+	if !(r.opt.Profile || e.Cell.Prof) || e.Cell.Ckpt > 0 {
 		return nil
 	}
 	cpu, mem := ProfilePaths(r.dir, e.Cell.Name(), e.Rep)

@@ -43,6 +43,11 @@ type Spec struct {
 	// Failures is the number of injected reader failures per cell; 0 = none.
 	Failures int `json:"failures,omitempty"`
 
+	// Profile lists whether cells keep CPU and allocs profiles; [off, on]
+	// runs every cell both ways, so the profiler's own cost is measured in
+	// the same run (profiled cells get a /prof=on name part).
+	Profile []bool `json:"profile,omitempty"`
+
 	// Micro lists micro-benchmarks run after the cells (micro.go).
 	Micro []string `json:"micro,omitempty"`
 

@@ -171,6 +171,8 @@ func (p *specParser) field(s *Spec, k, v *yaml.Node) error {
 		s.Bootstrap, err = p.strList(f, v)
 	case "cluster_props":
 		s.ClusterProps, err = p.strMap(f, v)
+	case "profile":
+		s.Profile, err = p.onOffs(f, v)
 	case "micro":
 		s.Micro, err = p.enumList(f, v, knownMicro)
 	case "broker_kill":
@@ -268,6 +270,24 @@ func (p *specParser) duration(f string, v *yaml.Node, allowOff bool) (time.Durat
 		return 0, p.errAt(v, f, "want %s, got %q", want, s)
 	}
 	return d, nil
+}
+
+// onOffs parses on/off, or a list of them.
+func (p *specParser) onOffs(f string, v *yaml.Node) ([]bool, error) {
+	var vals []string
+	var err error
+	if v.Kind == yaml.SequenceNode {
+		vals, err = p.enumList(f, v, []string{"off", "on"})
+	} else {
+		var one string
+		one, err = p.enum(f, v, []string{"off", "on"})
+		vals = []string{one}
+	}
+	out := make([]bool, len(vals))
+	for i, s := range vals {
+		out[i] = s == "on"
+	}
+	return out, err
 }
 
 // durations parses one checkpoint setting ("1s", "off") or a list of them
