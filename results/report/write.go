@@ -51,6 +51,7 @@ func Render(run results.Run, opt Options) string {
 	popt := plots.Options{Emulated: run.Manifest.Emulated, BudgetMs: opt.budget(), Prefer: opt.Prefer}
 	writeFigures(&b, run.Dir, main, popt, !opt.NoPlots, link)
 	writeTables(&b, &n, run.Dir, main, order, run.Manifest.Emulated, link)
+	writeProfiles(&b, run.Dir)
 	writeFailures(&b, run.Rows)
 	n.write(&b)
 	return strings.TrimRight(b.String(), "\n") + "\n"
