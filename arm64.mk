@@ -20,13 +20,13 @@
 # path alloc's cgo LDFLAGS reference for linux,arm64.
 
 ARM64_GOENV   := CGO_ENABLED=1 GOOS=linux GOARCH=arm64 CC=aarch64-linux-gnu-gcc
-# PIE, because a non-PIE arm64 fplab gets a canonical PLT entry for malloc
-# (the bundled librdkafka_glibc_linux_arm64.a takes malloc's address
-# directly): dladdr(&malloc) then names the executable, and alloc's go-variant
-# proof ("malloc-symbol") refuses every alloc=go cell. With PIE the address
-# goes through the GOT and resolves into libc. Set ARM64_BUILDMODE=exe for
-# parity with amd64 once alloc's proof looks through canonical PLT entries.
-ARM64_BUILDMODE ?= pie
+# The default build mode, as on amd64. A non-PIE arm64 fplab gets a
+# canonical PLT entry for malloc (the bundled librdkafka_glibc_linux_arm64.a
+# takes malloc's address directly), so dladdr(&malloc) names the executable;
+# alloc's go-variant proof then resolves the next definition (RTLD_NEXT) and
+# still requires glibc's in-use accounting to rise. ARM64_BUILDMODE=pie also
+# works.
+ARM64_BUILDMODE ?= exe
 ARM64_GOBUILD  = $(ARM64_GOENV) $(GO) build -buildmode=$(ARM64_BUILDMODE) -trimpath -ldflags '$(LDFLAGS)'
 ARM64_CC      ?= aarch64-linux-gnu-gcc
 ARM64_AR      ?= aarch64-linux-gnu-ar

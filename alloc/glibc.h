@@ -11,6 +11,7 @@ typedef struct {
 
 typedef struct {
 	char malloc_from[256];   /* object defining the malloc this process calls */
+	int via_plt;             /* &malloc was a canonical PLT entry in the executable */
 	int mi_symbol_visible;   /* a mimalloc symbol resolvable at run time */
 	int64_t inuse_before, inuse_during, inuse_after; /* mallinfo2 uordblks+hblkhd */
 	int burst_blocks;

@@ -59,6 +59,9 @@ func Proof() (Evidence, error) {
 	C.fpl_glibc_prove(&p)
 	ev := Evidence{Allocator: Name(), Version: Version()}
 	from := C.GoString(&p.malloc_from[0])
+	if p.via_plt != 0 {
+		from += " (through a canonical PLT entry in the executable)"
+	}
 	ev.add("malloc-symbol", strings.Contains(from, "libc.so"), "malloc resolves into %q", from)
 	ev.add("no-mimalloc", p.mi_symbol_visible == 0, "mimalloc symbols visible at run time: %v", p.mi_symbol_visible != 0)
 	want := int64(p.burst_blocks) * int64(p.burst_size)
