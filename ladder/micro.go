@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/fastpathlab/fplab/results"
 )
@@ -117,6 +116,3 @@ func microRow(m microRun, rep int, res childResult) results.Row {
 	row.Measured = res.End.Sub(res.Start)
 	return row
 }
-
-// isMicro tells micro-benchmark rows from cell rows.
-func isMicro(cell string) bool { return strings.HasPrefix(cell, "micro=") }
