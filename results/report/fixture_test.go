@@ -17,7 +17,12 @@ var t0 = time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)
 // stable) holding m and rows, through the results package's own writers.
 func writeRun(t *testing.T, name string, m results.Manifest, rows []results.Row) string {
 	t.Helper()
-	dir := filepath.Join(t.TempDir(), name)
+	return writeRunAt(t, filepath.Join(t.TempDir(), name), m, rows)
+}
+
+// writeRunAt writes a run directory at dir holding m and rows.
+func writeRunAt(t *testing.T, dir string, m results.Manifest, rows []results.Row) string {
+	t.Helper()
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}

@@ -42,25 +42,7 @@ func hostRun(t *testing.T, dir, arch, cpu string, emulated bool, batches []int, 
 			rows = append(rows, okRow(c, rep, metric("rec/s", v), metric("ns/rec", 1e9/v)))
 		}
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := results.WriteManifest(dir, m); err != nil {
-		t.Fatal(err)
-	}
-	j, err := results.OpenJournal(filepath.Join(dir, results.JournalFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range rows {
-		if err := j.Append(r); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := j.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return dir
+	return writeRunAt(t, dir, m, rows)
 }
 
 // noStaging fails if a staging directory or outDir was left behind.
