@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"sync"
 
 	"github.com/fastpathlab/fplab/workloads"
 )
@@ -28,19 +27,11 @@ func expectedHashes(c *workloads.Corpus, cacheDir string) ([]uint64, error) {
 			return out, nil
 		}
 	}
+	h := c.Hashes(runtime.GOMAXPROCS(0))
 	out := make([]uint64, n)
-	workers := runtime.GOMAXPROCS(0)
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func(w int) {
-			defer wg.Done()
-			for i := w; i < n; i += workers {
-				out[i] = c.Hash(i)
-			}
-		}(w)
+	for i := range out {
+		out[i] = h.Hash(i)
 	}
-	wg.Wait()
 	if path != "" {
 		if err := writeHashes(path, out); err != nil {
 			return nil, err
