@@ -34,14 +34,22 @@
 // first boundary at or after the trigger. Alignment wait = boundary time -
 // trigger time: how long the barrier waited behind the batch in flight.
 //
-// Snapshot: at the boundary, the sink pre-commits (flushes and fsyncs its
-// open transaction and its directory), then the split state and the sink's
-// pending transactions are serialised (JSON) and written durably to the
-// checkpoint store: temporary file, fsync, rename to ckpt-<id>.json, fsync
-// of the directory. Snapshot time = completion time - boundary time.
+// Snapshot, in two parts as Flink takes them. Synchronous, on the read
+// path at the boundary: the sink closes its open transaction (its buffered
+// ids written to the file) and the split state and the list of pending
+// transactions are copied; pause = how long reading stopped for it.
+// Asynchronous, on its own goroutine while reading goes on: the closed
+// transaction is made durable (fsync of the file and of the staging
+// directory), then the copied state is serialised (JSON) and written
+// durably to the checkpoint store: temporary file, fsync, rename to
+// ckpt-<id>.json, fsync of the directory. Snapshot time = completion time
+// - boundary time (both parts). The reader takes the outcome at a later
+// batch boundary; the next trigger waits for it (one checkpoint in flight
+// at a time).
 //
 // Completion and duration: a checkpoint is complete once its file is
-// renamed and the directory synced. Duration (end to end) = completion
+// renamed and the directory synced; its commit (below) follows on the same
+// goroutine. Duration (end to end) = completion
 // time - trigger time = alignment + snapshot. State size = bytes of the
 // checkpoint file. A checkpoint whose file cannot be written is failed: it
 // is reported (ckpt-failed event, Result.FailedCheckpoints), its sink
@@ -53,9 +61,10 @@
 // Committing sink (two-phase commit, as Flink's TwoPhaseCommitSinkFunction):
 // each batch's record ids (partition, offset) are appended, as runs of
 // consecutive offsets, to the open transaction, a file under
-// <output>/staging. Pre-commit happens in the snapshot; commit, after
-// completion, renames every pending transaction into <output>/committed
-// and syncs that directory. Committed files are the output the verifier
+// <output>/staging. Pre-commit happens in the snapshot (closed at the
+// barrier, made durable before the state is written); commit, after
+// completion, renames every transaction the checkpoint lists as pending
+// into <output>/committed and syncs that directory. Committed files are the output the verifier
 // reads. Commit is idempotent: a transaction already in committed/ is left
 // alone, so Restore can commit the restored checkpoint's pending
 // transactions again without harm (the crash window between completion
@@ -103,16 +112,23 @@
 //
 //	{"ev":"start","t":..,"pid":..,"restored":<ckpt id or 0>,"split":[..]}   first line
 //	{"ev":"first","t":<first record>}                                      before the first batch
-//	{"ev":"batch","t":..,"rec":<rows>,"split":[..]}                        every batch, before it is staged
+//	{"ev":"batch","t":..,"rec":<rows>,"split":[..]}                        see below
 //	{"ev":"ckpt","t":..,"id":..,"trigger":..,"align_ns":..,"snapshot_ns":..,"dur_ns":..,"bytes":..,"split":[..],"final":bool}
 //	{"ev":"ckpt-failed", same fields, "err":".."}
 //	{"ev":"commit","t":..,"id":..,"txns":..,"rec":<records made visible>,"commit_ns":..}
 //	{"ev":"done","t":<last batch>,"rec":<rows read>}                       last line of a reader that finished
 //	{"ev":"error","t":..,"err":".."}                                       before a non-zero exit
 //
-// The batch event is on the read path: one write(2) of a short line per
-// batch, inside the measured window (a few microseconds, which matters
-// only at the smallest batch sizes). A last line cut short by a kill is
+// A batch event covers the batches read since the previous one: "rec" is
+// their rows, "t" the last one's time, "split" the position after it. With
+// ReaderOptions.Progress 0 (what a supervisor placing kills needs) there is
+// one per batch, written before the batch is staged: a write(2) per batch
+// on the read path, and a wake-up of the supervisor. With a Progress
+// interval there is at most one per interval, plus one before each
+// checkpoint event (so a checkpoint's split is the last reported
+// position) and one at the end; the rung uses 100 ms when its cell kills
+// no reader, so the cells that measure what checkpointing costs do not
+// also pay for the kill machinery. A last line cut short by a kill is
 // dropped.
 //
 // A reader exits 0 after done; the supervisor treats any other exit it did

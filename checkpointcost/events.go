@@ -20,7 +20,7 @@ type Event struct {
 	// start, batch, ckpt, ckpt-failed: the split state (per partition, the
 	// offset after the last record read).
 	Split []int64 `json:"split,omitempty"`
-	// batch: rows in the batch; done: rows this reader read in all; commit:
+	// batch: rows in the batches it covers; done: rows this reader read in all; commit:
 	// records made visible.
 	Rec int64 `json:"rec,omitempty"`
 	// ckpt, ckpt-failed, commit
@@ -29,6 +29,7 @@ type Event struct {
 	AlignNS    int64 `json:"align_ns,omitempty"`
 	SnapshotNS int64 `json:"snapshot_ns,omitempty"`
 	DurNS      int64 `json:"dur_ns,omitempty"`
+	PauseNS    int64 `json:"pause_ns,omitempty"`
 	Bytes      int64 `json:"bytes,omitempty"`
 	Final      bool  `json:"final,omitempty"`
 	// commit
@@ -67,11 +68,11 @@ func (e *eventWriter) emit(ev *Event) error {
 
 // batch writes the per-batch event without reflection: it is on the read
 // path once per batch.
-func (e *eventWriter) batch(t int64, rec int, split []int64) error {
+func (e *eventWriter) batch(t int64, rec int64, split []int64) error {
 	b := append(e.buf[:0], `{"ev":"batch","t":`...)
 	b = strconv.AppendInt(b, t, 10)
 	b = append(b, `,"rec":`...)
-	b = strconv.AppendInt(b, int64(rec), 10)
+	b = strconv.AppendInt(b, rec, 10)
 	b = append(b, `,"split":[`...)
 	for i, v := range split {
 		if i > 0 {

@@ -64,6 +64,7 @@ func (inc *incarnation) handle(ev *Event, res *Result) error {
 		res.Checkpoints = append(res.Checkpoints, Checkpoint{
 			ID: ev.ID, Reader: inc.index, Final: ev.Final, Bytes: ev.Bytes,
 			Align: time.Duration(ev.AlignNS), Snapshot: time.Duration(ev.SnapshotNS), Duration: time.Duration(ev.DurNS),
+			Pause: time.Duration(ev.PauseNS),
 		})
 	case EvCkptFailed:
 		if res.FailedCheckpoints == 0 {

@@ -25,6 +25,14 @@ type ReaderOptions struct {
 	// Restored is what Restore returned; the source must have been opened
 	// with Config.Start = Restored.Start.
 	Restored Restored
+	// Progress is how often batch events are written. 0 writes one per
+	// batch, which a supervisor placing kills needs (it kills on the first
+	// batch event past its target, and counts replay from the last one).
+	// A positive value writes at most one batch event per Progress,
+	// covering every batch since the previous one (and always one before
+	// each checkpoint and at the end), so a cell that kills no reader does
+	// not pay a write(2) per batch on its read path.
+	Progress time.Duration
 
 	// fs replaces the operating system's file system (tests).
 	fs fileSystem
@@ -45,6 +53,14 @@ type reader struct {
 	batches int64
 	rows    int64
 	last    time.Time
+	// unreported rows, read since the last batch event; lastEv is that
+	// event's time.
+	unreported int64
+	lastEv     time.Time
+	// inflight is the checkpoint whose asynchronous part runs (see
+	// async.go); jobDone hands it back.
+	inflight *ckptJob
+	jobDone  chan *ckptJob
 }
 
 // RunReader drains r to its end under checkpointing and writes progress
@@ -66,6 +82,9 @@ func RunReader(ctx context.Context, r source.Reader, opt ReaderOptions, events i
 	if opt.Interval < 0 {
 		return fmt.Errorf("checkpointcost: negative checkpoint interval %v", opt.Interval)
 	}
+	if opt.Progress < 0 {
+		return fmt.Errorf("checkpointcost: negative progress interval %v", opt.Progress)
+	}
 	if opt.Interval == 0 {
 		opt.Interval = DefaultInterval
 	}
@@ -75,12 +94,19 @@ func RunReader(ctx context.Context, r source.Reader, opt ReaderOptions, events i
 	}
 	rd := &reader{
 		opt: opt, fs: fsys, ev: eventWriter{w: events},
-		sink:   newSink(fsys, opt.Output),
-		split:  append([]int64(nil), opt.Restored.Start...),
-		nextID: opt.Restored.ID + 1,
+		sink:    newSink(fsys, opt.Output),
+		split:   append([]int64(nil), opt.Restored.Start...),
+		nextID:  opt.Restored.ID + 1,
+		jobDone: make(chan *ckptJob, 1),
 	}
 	defer rd.sink.close()
 	err := rd.run(ctx, r)
+	if rd.inflight != nil {
+		// Reading failed while a checkpoint was in flight: let it end, so
+		// nothing writes to the directories after RunReader returned.
+		<-rd.jobDone
+		rd.inflight = nil
+	}
 	if err != nil {
 		_ = rd.ev.emit(&Event{Ev: EvError, T: time.Now().UnixNano(), Err: err.Error()})
 	}
@@ -95,8 +121,14 @@ func (rd *reader) run(ctx context.Context, r source.Reader) error {
 	rd.coord = newCoordinator(start, rd.opt.Interval)
 	for {
 		if rd.batches > 0 {
-			if trig, ok := rd.coord.due(time.Now()); ok {
-				if err := rd.checkpoint(trig, false); err != nil {
+			if err := rd.poll(false); err != nil {
+				return err
+			}
+			if trig, ok := rd.coord.due(time.Now()); ok && rd.inflight == nil {
+				if err := rd.flushProgress(); err != nil {
+					return err
+				}
+				if err := rd.begin(trig, false); err != nil {
 					return err
 				}
 			}
@@ -112,7 +144,16 @@ func (rd *reader) run(ctx context.Context, r source.Reader) error {
 			return err
 		}
 	}
-	if err := rd.checkpoint(time.Now(), true); err != nil {
+	if err := rd.flushProgress(); err != nil {
+		return err
+	}
+	if err := rd.poll(true); err != nil {
+		return err
+	}
+	if err := rd.begin(time.Now(), true); err != nil {
+		return err
+	}
+	if err := rd.poll(true); err != nil {
 		return err
 	}
 	end := rd.last
@@ -123,7 +164,8 @@ func (rd *reader) run(ctx context.Context, r source.Reader) error {
 }
 
 // batch reports one batch (before anything else happens to it, so a batch
-// counts as read once its event is out) and stages its ids.
+// counts as read once its event is out; with a Progress interval, once the
+// event covering it is out) and stages its ids.
 func (rd *reader) batch(r source.Reader, b *source.Batch) error {
 	if b.Rec != nil {
 		defer b.Rec.Release()
@@ -145,61 +187,30 @@ func (rd *reader) batch(r source.Reader, b *source.Batch) error {
 		return fmt.Errorf("checkpointcost: batch has split state for %d partitions, the reader started with %d", len(b.Split), len(rd.split))
 	}
 	copy(rd.split, b.Split)
-	if err := rd.ev.batch(now.UnixNano(), len(b.Partitions), rd.split); err != nil {
-		return err
+	rd.unreported += int64(len(b.Partitions))
+	if rd.opt.Progress == 0 || now.Sub(rd.lastEv) >= rd.opt.Progress {
+		if err := rd.flushProgress(); err != nil {
+			return err
+		}
 	}
 	return rd.sink.stage(rd.nextID, b.Partitions, b.Offsets)
 }
 
-// checkpoint runs one checkpoint attempt at a batch boundary. Only errors
-// that make exactly-once impossible to keep are returned; a store that
-// cannot be written fails the checkpoint (an event) unless it is the final
-// one.
-func (rd *reader) checkpoint(trigger time.Time, final bool) error {
-	boundary := time.Now()
-	id := rd.nextID
-	rd.nextID++
-	if err := rd.sink.preCommit(); err != nil {
-		return err
-	}
-	snap := snapshot{Version: snapshotVersion, ID: id, Split: rd.split, Pending: rd.sink.pending}
-	if snap.Pending == nil {
-		snap.Pending = []txn{}
-	}
-	n, werr := writeSnapshot(rd.fs, rd.opt.Store, &snap)
-	done := time.Now()
-	ev := Event{
-		Ev: EvCkpt, T: done.UnixNano(), ID: id, Split: rd.split, Final: final,
-		Trigger: trigger.UnixNano(), AlignNS: int64(boundary.Sub(trigger)),
-		SnapshotNS: int64(done.Sub(boundary)), DurNS: int64(done.Sub(trigger)),
-		Bytes: int64(n),
-	}
-	if werr != nil {
-		ev.Ev, ev.Err = EvCkptFailed, werr.Error()
-		if err := rd.ev.emit(&ev); err != nil {
-			return err
-		}
-		rd.coord.finished(time.Now())
-		if final {
-			return fmt.Errorf("checkpointcost: final checkpoint failed: %w", werr)
-		}
+// flushProgress writes the batch event covering every batch read since the
+// last one, stamped with the last batch's time; with none it writes nothing.
+func (rd *reader) flushProgress() error {
+	if rd.unreported == 0 {
 		return nil
 	}
-	if err := rd.ev.emit(&ev); err != nil {
+	if err := rd.ev.batch(rd.last.UnixNano(), rd.unreported, rd.split); err != nil {
 		return err
 	}
-	if rd.opt.afterComplete != nil {
-		rd.opt.afterComplete(id)
-	}
-	c0 := time.Now()
-	txns, recs, err := rd.sink.commitPending()
-	if err != nil {
-		return err
-	}
-	c1 := time.Now()
-	if err := rd.ev.emit(&Event{Ev: EvCommit, T: c1.UnixNano(), ID: id, Txns: txns, Rec: recs, CommitNS: int64(c1.Sub(c0))}); err != nil {
-		return err
-	}
-	rd.coord.finished(c1)
+	rd.unreported, rd.lastEv = 0, rd.last
 	return nil
+}
+
+// fmtFinal is the error of a final checkpoint whose snapshot could not be
+// written.
+func fmtFinal(err error) error {
+	return fmt.Errorf("checkpointcost: final checkpoint failed: %w", err)
 }

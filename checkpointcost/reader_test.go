@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -86,6 +87,9 @@ func TestRunReaderEvents(t *testing.T) {
 			if ev.DurNS != ev.AlignNS+ev.SnapshotNS || ev.Bytes <= 0 {
 				t.Errorf("checkpoint %d: dur %d != align %d + snapshot %d, or no bytes (%d)", ev.ID, ev.DurNS, ev.AlignNS, ev.SnapshotNS, ev.Bytes)
 			}
+			if ev.PauseNS <= 0 || ev.PauseNS > ev.SnapshotNS {
+				t.Errorf("checkpoint %d: pause %d ns outside (0, snapshot %d ns]", ev.ID, ev.PauseNS, ev.SnapshotNS)
+			}
 			if next := evs[i+1]; next.Ev != EvCommit || next.ID != ev.ID {
 				t.Errorf("checkpoint %d is followed by %q %d, want its commit", ev.ID, next.Ev, next.ID)
 			}
@@ -103,6 +107,99 @@ func TestRunReaderEvents(t *testing.T) {
 	}
 	if ents, _ := os.ReadDir(filepath.Join(out, stagingDir)); len(ents) != 0 {
 		t.Errorf("%d staging files left after the final commit", len(ents))
+	}
+}
+
+// With a Progress interval longer than the run, the only batch events are
+// the first batch's and the ones before each checkpoint (the final one
+// included); together they still cover
+// every row, each checkpoint's split was reported by a batch event before it, and the last one
+// carries the last batch's time.
+func TestRunReaderCoalescedProgress(t *testing.T) {
+	dir := t.TempDir()
+	store, out := filepath.Join(dir, "store"), filepath.Join(dir, "out")
+	start, stop := []int64{0, 100}, []int64{2000, 1500}
+	evs, err := runInProcess(t, ReaderOptions{Store: store, Output: out, Progress: time.Hour}, start, stop, 97)
+	if err != nil {
+		t.Fatal(err)
+	}
+	batches := (3400 + 96) / 97
+	var rows int64
+	var seen [][]int64 // the split of every batch event so far
+	for i := range evs {
+		ev := &evs[i]
+		switch ev.Ev {
+		case EvBatch:
+			rows += ev.Rec
+			seen = append(seen, ev.Split)
+		case EvCkpt:
+			if !slices.ContainsFunc(seen, func(s []int64) bool { return slices.Equal(s, ev.Split) }) {
+				t.Errorf("checkpoint %d at %v: no batch event before it reported that position", ev.ID, ev.Split)
+			}
+		case EvDone:
+			if evs[i-2].Ev != EvCkpt || !evs[i-2].Final {
+				t.Errorf("done follows %q, want the final checkpoint and its commit", evs[i-2].Ev)
+			}
+		}
+	}
+	n, ckpts := count(evs, EvBatch), count(evs, EvCkpt)
+	if n > ckpts+1 || n >= batches {
+		t.Errorf("%d batch events for %d checkpoints and %d batches; want at most one per checkpoint and the first", n, ckpts, batches)
+	}
+	if done := evs[len(evs)-1]; rows != 3400 || done.Rec != 3400 {
+		t.Errorf("batch events cover %d rows, done says %d, want 3400", rows, done.Rec)
+	}
+	if v, err := Verify(out, start, stop); err != nil || !v.OK() {
+		t.Errorf("verdict %+v, %v", v, err)
+	}
+}
+
+// slowFS makes every directory sync take delay, as a slow disk would.
+type slowFS struct {
+	osFS
+	delay time.Duration
+}
+
+func (f slowFS) SyncDir(dir string) error {
+	time.Sleep(f.delay)
+	return f.osFS.SyncDir(dir)
+}
+
+// The durable part of a checkpoint runs off the read path: with directory
+// syncs of 20 ms, batches (one per millisecond) are still reported between
+// a checkpoint's barrier and its completion, and the read path pauses for
+// a small part of the snapshot time.
+func TestRunReaderSnapshotIsAsync(t *testing.T) {
+	dir := t.TempDir()
+	store, out := filepath.Join(dir, "store"), filepath.Join(dir, "out")
+	opt := ReaderOptions{Store: store, Output: out, Interval: 50 * time.Millisecond}
+	opt.fs = slowFS{delay: 20 * time.Millisecond}
+	evs, err := runInProcess(t, opt, []int64{0, 0}, []int64{10000, 10000}, 50)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var periodic, overlapped int
+	for _, ck := range evs {
+		if ck.Ev != EvCkpt || ck.Final {
+			continue
+		}
+		periodic++
+		if ck.SnapshotNS < int64(40*time.Millisecond) || ck.PauseNS*4 > ck.SnapshotNS {
+			t.Errorf("checkpoint %d: snapshot %v, pause %v; want >= 40ms and a pause under a quarter of it", ck.ID, time.Duration(ck.SnapshotNS), time.Duration(ck.PauseNS))
+		}
+		boundary := ck.Trigger + ck.AlignNS
+		for _, b := range evs {
+			if b.Ev == EvBatch && b.T > boundary && b.T < ck.T {
+				overlapped++
+				break
+			}
+		}
+	}
+	if periodic == 0 || overlapped != periodic {
+		t.Errorf("%d of %d periodic checkpoints had batches read during their snapshot", overlapped, periodic)
+	}
+	if v, err := Verify(out, []int64{0, 0}, []int64{10000, 10000}); err != nil || !v.OK() {
+		t.Errorf("verdict %+v, %v", v, err)
 	}
 }
 
@@ -167,6 +264,7 @@ func TestRunReaderBadOptions(t *testing.T) {
 		"no store":    func(o *ReaderOptions) { o.Store = "" },
 		"no start":    func(o *ReaderOptions) { o.Restored.Start = nil },
 		"negative iv": func(o *ReaderOptions) { o.Interval = -time.Second },
+		"negative pg": func(o *ReaderOptions) { o.Progress = -time.Second },
 	} {
 		o := ok
 		edit(&o)

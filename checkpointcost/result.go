@@ -25,6 +25,10 @@ type Result struct {
 	// pre-commit plus serialising and durably writing the state
 	// [snapshot-p99-ms].
 	AlignP99, SnapshotP99 time.Duration
+	// PauseP99: how long the read path stopped for a checkpoint's
+	// synchronous part (closing the sink's transaction, copying the state)
+	// [pause-p99-ms]; the durable writes run while reading goes on.
+	PauseP99 time.Duration
 	// StateBytes is the largest checkpoint written, in bytes [state-bytes].
 	StateBytes int64
 	// FailedCheckpoints counts checkpoint attempts whose state could not be
@@ -73,6 +77,7 @@ type Checkpoint struct {
 	Reader                    int // index of the reader process, from 0
 	Final                     bool
 	Align, Snapshot, Duration time.Duration
+	Pause                     time.Duration
 	Bytes                     int64
 }
 
@@ -96,7 +101,7 @@ type Failure struct {
 
 // summarise fills the aggregate figures from the lists.
 func (r *Result) summarise() {
-	var dur, align, snap []time.Duration
+	var dur, align, snap, pause []time.Duration
 	r.Ckpts, r.StateBytes = 0, 0
 	for _, c := range r.Checkpoints {
 		r.StateBytes = max(r.StateBytes, c.Bytes)
@@ -107,9 +112,10 @@ func (r *Result) summarise() {
 		dur = append(dur, c.Duration)
 		align = append(align, c.Align)
 		snap = append(snap, c.Snapshot)
+		pause = append(pause, c.Pause)
 	}
 	r.CkptP50, r.CkptP99, r.CkptMax = percentile(dur, 50), percentile(dur, 99), percentile(dur, 100)
-	r.AlignP99, r.SnapshotP99 = percentile(align, 99), percentile(snap, 99)
+	r.AlignP99, r.SnapshotP99, r.PauseP99 = percentile(align, 99), percentile(snap, 99), percentile(pause, 99)
 	if n := len(r.Failures); n > 0 {
 		var replay int64
 		var rec, st, cu time.Duration

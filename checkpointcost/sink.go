@@ -31,9 +31,12 @@ func txnFile(output, sub string, id int) string {
 }
 
 // sink is the committing (two-phase) sink. stage appends a batch's record
-// ids to the open transaction; preCommit closes it durably and moves it to
-// pending (it becomes part of the next snapshot); commitPending makes every
-// pending transaction visible once a checkpoint that lists it completed.
+// ids to the open transaction; at a barrier, rotate closes it and moves it
+// to pending (it becomes part of the snapshot), and the checkpoint's
+// asynchronous part makes it durable before the snapshot is written;
+// once a checkpoint completed, commitTxns makes the transactions it listed
+// visible. The sink's fields belong to the reader's goroutine; the
+// asynchronous part gets its own copies.
 type sink struct {
 	fs      fileSystem
 	output  string
@@ -87,46 +90,67 @@ func (s *sink) stage(id int, parts []int32, offs []int64) error {
 	return nil
 }
 
-// preCommit makes the open transaction durable (flush, fsync file and
-// directory) and moves it to pending. With nothing staged it does nothing.
-func (s *sink) preCommit() error {
+// closing is a transaction closed at a barrier: its data is written to the
+// file but not yet durable.
+type closing struct {
+	f file
+	t txn
+}
+
+// rotate is the synchronous half of pre-commit, taken at the barrier:
+// it writes the open transaction's buffered ids to its file, detaches the
+// file and moves the transaction to pending, so batches after the barrier
+// go to a new transaction. With nothing staged it returns nil. The caller
+// must make the returned transaction durable (closing.durable) before any
+// checkpoint that lists it completes.
+func (s *sink) rotate() (*closing, error) {
 	if s.cur == nil {
-		return nil
+		return nil, nil
 	}
-	f := s.cur
+	c := &closing{f: s.cur, t: s.open}
 	s.cur = nil
-	err := s.w.Flush()
-	if err == nil {
-		err = f.Sync()
+	if err := s.w.Flush(); err != nil {
+		_ = c.f.Close()
+		return nil, fmt.Errorf("checkpointcost: sink pre-commit of transaction %d: %w", c.t.ID, err)
 	}
-	if cerr := f.Close(); err == nil {
+	s.pending = append(s.pending, s.open)
+	return c, nil
+}
+
+// durable is the asynchronous half of pre-commit: fsync the transaction's
+// file, close it and sync the staging directory. It touches nothing the
+// reader's goroutine uses.
+func (c *closing) durable(fsys fileSystem, output string) error {
+	err := c.f.Sync()
+	if cerr := c.f.Close(); err == nil {
 		err = cerr
 	}
 	if err == nil {
-		err = s.fs.SyncDir(filepath.Join(s.output, stagingDir))
+		err = fsys.SyncDir(filepath.Join(output, stagingDir))
 	}
 	if err != nil {
-		return fmt.Errorf("checkpointcost: sink pre-commit of transaction %d: %w", s.open.ID, err)
+		return fmt.Errorf("checkpointcost: sink pre-commit of transaction %d: %w", c.t.ID, err)
 	}
-	s.pending = append(s.pending, s.open)
 	return nil
 }
 
-// commitPending commits every pending transaction, oldest first, and
-// reports how many transactions and records became visible.
-func (s *sink) commitPending() (int, int64, error) {
-	var n int
+// commitTxns commits the transactions a completed checkpoint listed,
+// oldest first, and reports how many records became visible.
+func commitTxns(fsys fileSystem, output string, txns []txn) (int64, error) {
 	var recs int64
-	for len(s.pending) > 0 {
-		t := s.pending[0]
-		if _, err := commitTxn(s.fs, s.output, t); err != nil {
-			return n, recs, err
+	for _, t := range txns {
+		if _, err := commitTxn(fsys, output, t); err != nil {
+			return recs, err
 		}
-		s.pending = s.pending[1:]
-		n++
 		recs += t.Records
 	}
-	return n, recs, nil
+	return recs, nil
+}
+
+// committed drops the first n pending transactions, which a completed
+// checkpoint's commit made visible.
+func (s *sink) committed(n int) {
+	s.pending = s.pending[n:]
 }
 
 // close drops the open transaction's file handle without pre-committing;

@@ -35,6 +35,10 @@ func ckptDirs(dir string) (store, output string) {
 	return filepath.Join(dir, "store"), filepath.Join(dir, "output")
 }
 
+// progressEvery is how often a reader reports progress when its cell kills
+// no reader (see checkpointcost.ReaderOptions.Progress).
+const progressEvery = 100 * time.Millisecond
+
 // runReader is one checkpointing reader process: restore, open the source
 // at the restored split state, and run the checkpointed read loop, events
 // on w.
@@ -62,9 +66,14 @@ func runReader(ctx context.Context, c *Cell, mem *countingAllocator, codec workl
 		return fmt.Errorf("rung: cell claims check.crcs=%v but the client runs with %v (%s)", c.CRC, as.CheckCRCs, as.CheckCRCsSource)
 	}
 	vr := &verifyingReader{Reader: r, v: &verifier{batch: c.Batch, partitions: c.Partitions, expected: expected}}
-	err = checkpointcost.RunReader(ctx, vr, checkpointcost.ReaderOptions{
+	opt := checkpointcost.ReaderOptions{
 		Store: store, Output: output, Interval: c.CkptInterval, Restored: restored,
-	}, w)
+	}
+	if c.Failures == 0 {
+		// No kill to place: progress every 100 ms, not a write(2) per batch.
+		opt.Progress = progressEvery
+	}
+	err = checkpointcost.RunReader(ctx, vr, opt, w)
 	if err != nil {
 		return err
 	}
@@ -130,6 +139,7 @@ func runSupervised(ctx context.Context, c *Cell, b Build, cl clusters.Cluster, w
 		{ms(res.CkptMax), "ckpt-max-ms"},
 		{ms(res.AlignP99), "align-p99-ms"},
 		{ms(res.SnapshotP99), "snapshot-p99-ms"},
+		{ms(res.PauseP99), "pause-p99-ms"},
 		{float64(res.Ckpts), "ckpts"},
 		{float64(res.StateBytes), "state-bytes"},
 		{float64(len(res.Failures)), "failures"},

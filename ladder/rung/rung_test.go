@@ -149,8 +149,12 @@ func TestRunRefusesFalseClaims(t *testing.T) {
 
 func TestCheckpointedCellWithFailure(t *testing.T) {
 	c := cell(t)
-	c.Batch = 256
-	c.CkptInterval = 5 * time.Millisecond
+	// 6,000 records take a fast reader a few milliseconds: small batches
+	// and a 1 ms interval give it a completed checkpoint (reported at a
+	// later batch boundary, since the durable part runs off the read path)
+	// well before its end, so the kill can be placed.
+	c.Batch = 64
+	c.CkptInterval = time.Millisecond
 	c.Failures = 1
 	c.CkptDir = t.TempDir()
 	var out bytes.Buffer
