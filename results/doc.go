@@ -100,7 +100,8 @@
 // # Noise floor (A/A calibration)
 //
 // The ladder runs one cell under two names (cell+"/aa=a", cell+"/aa=b").
-// NoiseFloor reports, per unit:
+// CompareRatio (RatioCI) sets one cell against another on one unit, and
+// NoiseFloor (Noise) does so for the two names of an A/A pair, per unit:
 //
 //   - Ratio: median(b) / median(a), the figure a table delta would show.
 //   - Lo, Hi: a distribution-free 95% interval for the b/a ratio — Moses'
@@ -110,7 +111,7 @@
 //     the U test the tables use: a shift outside it is one the test
 //     would call significant. Shift is the matching Hodges-Lehmann point
 //     estimate.
-//   - Detectable = max(Hi-1, 1-Lo): the farthest the interval reaches from
+//   - Detectable (Noise only) = max(Hi-1, 1-Lo): the farthest the interval reaches from
 //     "no change". Two identical configurations produced any ratio inside
 //     the interval, so with this many reps a real difference smaller than
 //     Detectable cannot be told from the harness's own noise. Unlike the

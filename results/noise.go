@@ -6,9 +6,10 @@ import (
 	"slices"
 )
 
-// Noise is the A/A calibration of one unit: the same cell run under two
-// names (a and b). See doc.go for the definitions.
-type Noise struct {
+// RatioCI compares one unit between two cells, b against a: the ratio of
+// medians and a distribution-free confidence interval for the b/a ratio.
+// See doc.go for the definitions.
+type RatioCI struct {
 	CellA, CellB, Unit string
 	NA, NB             int
 	// Ratio is median(b) / median(a), what a table's delta would show.
@@ -23,6 +24,18 @@ type Noise struct {
 	Confidence float64
 	// P is the U test's p-value for a vs b.
 	P float64
+	// CVA and CVB are each side's coefficient of variation.
+	CVA, CVB float64
+	Warnings []string
+}
+
+// HasInterval reports whether the reps were enough for an interval.
+func (r *RatioCI) HasInterval() bool { return !math.IsInf(r.Hi, 0) }
+
+// Noise is the A/A calibration of one unit: the same cell run under two
+// names (a and b).
+type Noise struct {
+	RatioCI
 	// Detectable is the smallest relative difference these reps can tell
 	// from noise: max(Hi-1, 1-Lo). +Inf without an interval.
 	Detectable float64
@@ -30,37 +43,49 @@ type Noise struct {
 	// cell measured differently, so the harness (order, warm-up, host)
 	// has a bias to find before any delta is believed.
 	Biased bool
-	// CVA and CVB are each side's coefficient of variation.
-	CVA, CVB float64
-	Warnings []string
 }
 
-// maxNoiseReps bounds the exact U distribution's cost (O(m*n*min(m,n))).
-const maxNoiseReps = 400
+// maxRatioReps bounds the exact U distribution's cost (O(m*n*min(m,n))).
+const maxRatioReps = 400
 
 // NoiseFloor calibrates unit on the OK rows of cells a and b (the same cell
 // run under two names, e.g. cell+"/aa=a" and cell+"/aa=b").
 func NoiseFloor(rows []Row, a, b string, unit string) (Noise, error) {
+	r, err := CompareRatio(rows, a, b, unit)
+	if err != nil {
+		return Noise{}, fmt.Errorf("results: noise floor: %w", err)
+	}
+	n := Noise{RatioCI: r, Detectable: math.Inf(1)}
+	if r.HasInterval() {
+		n.Detectable = math.Max(r.Hi-1, 1-r.Lo)
+		n.Biased = r.Lo > 1 || r.Hi < 1
+	}
+	return n, nil
+}
+
+// CompareRatio compares unit on the OK rows of cell b against cell a (for
+// example a cell with checkpoints against the same cell without).
+func CompareRatio(rows []Row, a, b string, unit string) (RatioCI, error) {
 	va, vb := unitValues(rows, a, unit), unitValues(rows, b, unit)
 	for _, c := range []struct {
 		cell string
 		vals []float64
 	}{{a, va}, {b, vb}} {
 		if len(c.vals) == 0 {
-			return Noise{}, fmt.Errorf("results: noise floor: cell %s has no OK rep with unit %s", c.cell, unit)
+			return RatioCI{}, fmt.Errorf("cell %s has no OK rep with unit %s", c.cell, unit)
 		}
-		if len(c.vals) > maxNoiseReps {
-			return Noise{}, fmt.Errorf("results: noise floor: cell %s has %d reps, more than %d", c.cell, len(c.vals), maxNoiseReps)
+		if len(c.vals) > maxRatioReps {
+			return RatioCI{}, fmt.Errorf("cell %s has %d reps, more than %d", c.cell, len(c.vals), maxRatioReps)
 		}
 		for _, v := range c.vals {
 			if !(v > 0) || math.IsInf(v, 0) {
-				return Noise{}, fmt.Errorf("results: noise floor: cell %s unit %s has value %v; ratios need positive values", c.cell, unit, v)
+				return RatioCI{}, fmt.Errorf("cell %s unit %s has value %v; ratios need positive values", c.cell, unit, v)
 			}
 		}
 	}
 	sa, sb := newStat(a, va, DefaultNoisyCV), newStat(b, vb, DefaultNoisyCV)
 	compareStats(sa, sb)
-	n := Noise{CellA: a, CellB: b, Unit: unit, NA: sa.N, NB: sb.N,
+	r := RatioCI{CellA: a, CellB: b, Unit: unit, NA: sa.N, NB: sb.N,
 		Ratio: sb.Center / sa.Center, P: sb.Delta.P, CVA: sa.CV, CVB: sb.CV}
 
 	// All pairwise log ratios, sorted.
@@ -71,18 +96,16 @@ func NoiseFloor(rows []Row, a, b string, unit string) (Noise, error) {
 		}
 	}
 	slices.Sort(diffs)
-	n.Shift = math.Exp(median(diffs))
+	r.Shift = math.Exp(median(diffs))
 	k, conf := mosesRank(len(va), len(vb), 1-Confidence)
 	if k == 0 {
-		n.Lo, n.Hi, n.Detectable = 0, math.Inf(1), math.Inf(1)
-		n.Warnings = append(n.Warnings, fmt.Sprintf("need more reps for a %.0f%% interval on the ratio (have %d+%d)", 100*Confidence, len(va), len(vb)))
+		r.Lo, r.Hi = 0, math.Inf(1)
+		r.Warnings = append(r.Warnings, fmt.Sprintf("need more reps for a %.0f%% interval on the ratio (have %d+%d)", 100*Confidence, len(va), len(vb)))
 	} else {
-		n.Lo, n.Hi = math.Exp(diffs[k-1]), math.Exp(diffs[len(diffs)-k])
-		n.Confidence = conf
-		n.Detectable = math.Max(n.Hi-1, 1-n.Lo)
-		n.Biased = n.Lo > 1 || n.Hi < 1
+		r.Lo, r.Hi = math.Exp(diffs[k-1]), math.Exp(diffs[len(diffs)-k])
+		r.Confidence = conf
 	}
-	return n, nil
+	return r, nil
 }
 
 func unitValues(rows []Row, cell, unit string) []float64 {

@@ -25,6 +25,12 @@
 //   - Knee: plots.Knee under the checkpoint p99 budget (Options.BudgetMs,
 //     default 100 ms); lines where no batch qualifies say "none within
 //     budget" or why there is no candidate.
+//   - What a setting costs: for each toggled setting (checkpoints,
+//     check.crcs, the profiler) every on cell against its off twin in the
+//     run, on rec/s: ratio of medians, Hodges-Lehmann shift, Moses' 95%
+//     interval (results.CompareRatio), U-test p, and whether the interval
+//     shows the cost within Options.CostBudget (default 2%): shown,
+//     exceeded or not resolved. Left out when no cell has a twin.
 //   - Figures: each drawn figure as a relative PNG link with its caption and
 //     SVG link; figures without data listed with the reason.
 //   - Tables: results.BuildTablesWith of the swept cells (A/A cells left

@@ -20,6 +20,9 @@ type Options struct {
 	// NoPlots skips drawing the figures; the report then links only the
 	// images already in plots/.
 	NoPlots bool
+	// CostBudget is the cost (a fraction of rec/s) the on/off section
+	// checks each toggled setting against; <= 0 means DefaultCostBudget.
+	CostBudget float64
 	// Name is the run name in the heading; empty means the run directory's
 	// base name (MergeReport sets it while it writes in a staging directory).
 	Name string
@@ -30,4 +33,15 @@ func (o Options) budget() float64 {
 		return plots.DefaultBudgetMs
 	}
 	return o.BudgetMs
+}
+
+// DefaultCostBudget is the on/off section's budget: a setting that costs at
+// most 2% of throughput (the checkpoint issue's bar).
+const DefaultCostBudget = 0.02
+
+func (o Options) costBudget() float64 {
+	if !(o.CostBudget > 0) || o.CostBudget >= 1 {
+		return DefaultCostBudget
+	}
+	return o.CostBudget
 }

@@ -48,6 +48,7 @@ func Render(run results.Run, opt Options) string {
 	}
 	writeNoise(&b, &n, aa)
 	writeKnee(&b, &n, main, opt.budget())
+	writeToggles(&b, &n, main, opt.costBudget())
 	popt := plots.Options{Emulated: run.Manifest.Emulated, BudgetMs: opt.budget(), Prefer: opt.Prefer}
 	writeFigures(&b, run.Dir, main, popt, !opt.NoPlots, link)
 	writeTables(&b, &n, run.Dir, main, order, run.Manifest.Emulated, link)
