@@ -86,23 +86,55 @@ func writeToggles(b *strings.Builder, n *notes, main []results.Row, budget float
 				b.WriteString(row(mdText(p.off), mdText(p.value), n.gap(err.Error()), gapMark, gapMark, gapMark, gapMark, gapMark))
 				continue
 			}
+			value := mdText(p.value)
 			var interval, verdict string
-			if !r.HasInterval() {
+			if k := maxUnit(main, p.on, "failures"); k > 0 {
+				// A cell with kills also reports every batch and replays:
+				// its rate is not what the setting alone costs.
+				value += fmt.Sprintf(", %s killed", plural(int(k), "reader"))
+				verdict = n.gap("the on cell kills readers (failures > 0): it also pays per-batch progress events and replays, so its rate is not the setting's cost alone; compare cells with failures: 0")
+				interval = fmt.Sprintf("[%.4f, %.4f]", r.Lo, r.Hi)
+				if !r.HasInterval() {
+					interval = n.gap(strings.Join(r.Warnings, "; "))
+				}
+			} else if !r.HasInterval() {
 				interval, verdict = n.gap(strings.Join(r.Warnings, "; ")), gapMark
 			} else {
 				interval = fmt.Sprintf("[%.4f, %.4f]", r.Lo, r.Hi)
-				switch {
-				case r.Lo >= 1-budget:
-					verdict = "**shown**"
-				case r.Hi < 1-budget:
-					verdict = "**exceeded**"
-				default:
-					verdict = "not resolved"
-				}
+				verdict = budgetVerdict(r.Lo, r.Hi, budget)
 			}
-			b.WriteString(row(mdText(p.off), mdText(p.value), fmt.Sprintf("%d/%d", r.NA, r.NB),
+			b.WriteString(row(mdText(p.off), value, fmt.Sprintf("%d/%d", r.NA, r.NB),
 				fmt.Sprintf("%.4f", r.Ratio), fmt.Sprintf("%.4f", r.Shift), interval, fmt.Sprintf("%.3f", r.P), verdict))
 		}
 		b.WriteString("\n")
 	}
+}
+
+// maxUnit is the largest value of unit over the OK rows of cell (0 when
+// none reports it).
+func maxUnit(rows []results.Row, cell, unit string) float64 {
+	var m float64
+	for _, r := range rows {
+		if !r.OK || r.Cell != cell {
+			continue
+		}
+		for _, x := range r.Metrics {
+			if x.Unit == unit {
+				m = max(m, x.Value)
+			}
+		}
+	}
+	return m
+}
+
+// budgetVerdict says what an interval for an on/off ratio shows about a
+// cost of at most budget.
+func budgetVerdict(lo, hi, budget float64) string {
+	switch {
+	case lo >= 1-budget:
+		return "**shown**"
+	case hi < 1-budget:
+		return "**exceeded**"
+	}
+	return "not resolved"
 }

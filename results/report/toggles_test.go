@@ -10,8 +10,9 @@ import (
 // toggleRows: three checkpointed cells with their off twins, one costing
 // nothing (shown within 2%), one costing 10% (exceeded) and one too noisy
 // to tell (not resolved); a crc=on cell against crc=off; a profiled cell
-// whose twin never ran (no pair); and a checkpointed cell whose twin has
-// too few reps for an interval.
+// whose twin never ran (no pair); a checkpointed cell that kills a reader
+// (no verdict); and a checkpointed cell whose twin has too few reps for an
+// interval.
 func toggleRows() []results.Row {
 	var rows []results.Row
 	add := func(cell string, base float64, spread []float64) {
@@ -38,6 +39,11 @@ func toggleRows() []results.Row {
 	add("path=fast/format=raw/batch=8192/crc=off", 2e6, tight)
 	add("path=fast/format=raw/batch=8192/crc=on", 1.97e6, tight)
 	add("path=franz/format=raw/batch=8192/crc=off/prof=on", 2e6, tight)
+	add("path=rowwise/format=json/batch=256/crc=off", 3e5, tight)
+	for rep, sp := range tight {
+		rows = append(rows, okRow("path=rowwise/format=json/batch=256/crc=off/ckpt=1s", rep,
+			metric("rec/s", 2.9e5*(1+sp)), metric("failures", 1)))
+	}
 	add("path=franz/format=raw/batch=1024/crc=off", 2e6, tight[:2])
 	add("path=franz/format=raw/batch=1024/crc=off/ckpt=1s", 2e6, tight[:2])
 	return rows
@@ -45,7 +51,7 @@ func toggleRows() []results.Row {
 
 func TestTogglePairs(t *testing.T) {
 	ps := toggles[0].pairs(toggleRows())
-	if len(ps) != 4 || ps[0].off != "path=fast/format=json/batch=4096/crc=off" || ps[0].on != ps[0].off+"/ckpt=1s" || ps[0].value != "1s" {
+	if len(ps) != 5 || ps[0].off != "path=fast/format=json/batch=4096/crc=off" || ps[0].on != ps[0].off+"/ckpt=1s" || ps[0].value != "1s" {
 		t.Fatalf("ckpt pairs %+v", ps)
 	}
 	ps = toggles[1].pairs(toggleRows())
@@ -67,6 +73,7 @@ func TestWriteTogglesGolden(t *testing.T) {
 		"| path=fast/format=json/batch=4096/crc=off | 1s | 8/8 | 0.9990 |",
 		"**shown**", "**exceeded**", "not resolved",
 		"### check.crcs",
+		"| 1s, 1 reader killed | 8/8 | 0.9667 | 0.9667 | [0.9638, 0.9696] |",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("toggles section lacks %q", want)
