@@ -66,7 +66,7 @@ func NoiseFloor(rows []Row, a, b string, unit string) (Noise, error) {
 // CompareRatio compares unit on the OK rows of cell b against cell a (for
 // example a cell with checkpoints against the same cell without).
 func CompareRatio(rows []Row, a, b string, unit string) (RatioCI, error) {
-	va, vb := unitValues(rows, a, unit), unitValues(rows, b, unit)
+	va, vb := UnitValues(rows, a, unit), UnitValues(rows, b, unit)
 	for _, c := range []struct {
 		cell string
 		vals []float64
@@ -108,7 +108,8 @@ func CompareRatio(rows []Row, a, b string, unit string) (RatioCI, error) {
 	return r, nil
 }
 
-func unitValues(rows []Row, cell, unit string) []float64 {
+// UnitValues is unit's value in every OK row of cell, in row order.
+func UnitValues(rows []Row, cell, unit string) []float64 {
 	var vals []float64
 	for _, r := range rows {
 		if !r.OK || r.Cell != cell {

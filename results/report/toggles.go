@@ -114,15 +114,8 @@ func writeToggles(b *strings.Builder, n *notes, main []results.Row, budget float
 // none reports it).
 func maxUnit(rows []results.Row, cell, unit string) float64 {
 	var m float64
-	for _, r := range rows {
-		if !r.OK || r.Cell != cell {
-			continue
-		}
-		for _, x := range r.Metrics {
-			if x.Unit == unit {
-				m = max(m, x.Value)
-			}
-		}
+	for _, v := range results.UnitValues(rows, cell, unit) {
+		m = max(m, v)
 	}
 	return m
 }
