@@ -97,8 +97,19 @@ func (s *supervisor) runOne(ctx context.Context, inc *incarnation) error {
 	if err != nil {
 		return fmt.Errorf("checkpointcost: %w", err)
 	}
+	if s.opt.ReaderFiles != nil {
+		files, err := s.opt.ReaderFiles(inc.index)
+		if err != nil {
+			return fmt.Errorf("checkpointcost: files for reader %d: %w", inc.index, err)
+		}
+		cmd.ExtraFiles = files
+	}
 	inc.started = time.Now().UnixNano()
-	if err := cmd.Start(); err != nil {
+	err = cmd.Start()
+	for _, f := range cmd.ExtraFiles {
+		_ = f.Close()
+	}
+	if err != nil {
 		return fmt.Errorf("checkpointcost: start reader %d: %w", inc.index, err)
 	}
 

@@ -30,6 +30,11 @@ type SuperviseOptions struct {
 	// RunReader with its stdout as the event stream and exit 0 when it
 	// returns nil.
 	ReaderArgv func(i int) []string
+	// ReaderFiles, if set, returns files that reader process i inherits as
+	// file descriptors 3, 4, ... (exec.Cmd.ExtraFiles), e.g. the read end
+	// of a pipe carrying secrets that must not appear in argv. The
+	// supervisor closes them once the process has started.
+	ReaderFiles func(i int) ([]*os.File, error)
 	// StallTimeout ends the run with an error when a reader sends no event
 	// for this long (0: 30 s).
 	StallTimeout time.Duration
