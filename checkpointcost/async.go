@@ -21,7 +21,7 @@ import (
 // job back.
 type ckptJob struct {
 	id                int
-	final             bool
+	final, forced     bool
 	trigger, boundary time.Time
 	pause             time.Duration
 	snap              snapshot
@@ -39,14 +39,14 @@ type ckptJob struct {
 
 // begin takes the barrier: the synchronous part, then the asynchronous
 // part on its own goroutine.
-func (rd *reader) begin(trigger time.Time, final bool) error {
+func (rd *reader) begin(trigger time.Time, final, forced bool) error {
 	boundary := time.Now()
 	closed, err := rd.sink.rotate()
 	if err != nil {
 		return err
 	}
 	job := &ckptJob{
-		id: rd.nextID, final: final, trigger: trigger, boundary: boundary, closed: closed,
+		id: rd.nextID, final: final, forced: forced, trigger: trigger, boundary: boundary, closed: closed,
 		snap: snapshot{Version: snapshotVersion, ID: rd.nextID, Split: slices.Clone(rd.split),
 			Pending: append([]txn{}, rd.sink.pending...)},
 	}
@@ -54,6 +54,9 @@ func (rd *reader) begin(trigger time.Time, final bool) error {
 	job.pause = time.Since(boundary)
 	rd.inflight = job
 	go rd.runJob(job)
+	if rd.opt.awaitSnapshot && !final {
+		return rd.poll(true)
+	}
 	return nil
 }
 
@@ -108,7 +111,7 @@ func (rd *reader) reportJob(job *ckptJob) error {
 		return job.fatal // pre-commit failed before the snapshot was tried
 	}
 	ev := Event{
-		Ev: EvCkpt, T: job.done.UnixNano(), ID: job.id, Split: job.snap.Split, Final: job.final,
+		Ev: EvCkpt, T: job.done.UnixNano(), ID: job.id, Split: job.snap.Split, Final: job.final, Forced: job.forced,
 		Trigger: job.trigger.UnixNano(), AlignNS: int64(job.boundary.Sub(job.trigger)),
 		SnapshotNS: int64(job.done.Sub(job.boundary)), DurNS: int64(job.done.Sub(job.trigger)),
 		PauseNS: int64(job.pause), Bytes: int64(job.bytes),
@@ -129,6 +132,9 @@ func (rd *reader) reportJob(job *ckptJob) error {
 	}
 	if job.fatal != nil {
 		return job.fatal
+	}
+	if !job.final {
+		rd.completed++
 	}
 	rd.sink.committed(len(job.snap.Pending))
 	if err := rd.ev.emit(&Event{Ev: EvCommit, T: job.committed.UnixNano(), ID: job.id,

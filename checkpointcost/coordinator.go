@@ -2,6 +2,16 @@ package checkpointcost
 
 import "time"
 
+// trigger decides when the reader takes a barrier. The reader asks at
+// every batch boundary (batches read so far, and the time) and tells it
+// when a checkpoint attempt has ended. The coordinator below is the one
+// readers use; tests inject one that counts batches instead of watching
+// the clock, so what they assert does not depend on the machine's speed.
+type trigger interface {
+	due(now time.Time, batches int64) (time.Time, bool)
+	finished(end time.Time)
+}
+
 // coordinator decides when a checkpoint is triggered. Triggers fall on a
 // fixed grid, start + k*interval. At most one checkpoint runs at a time:
 // a grid point that passes while the reader is still before the barrier or
@@ -18,7 +28,7 @@ func newCoordinator(start time.Time, interval time.Duration) *coordinator {
 }
 
 // due reports the pending trigger, if its time has come by now.
-func (c *coordinator) due(now time.Time) (time.Time, bool) {
+func (c *coordinator) due(now time.Time, _ int64) (time.Time, bool) {
 	if now.Before(c.next) {
 		return time.Time{}, false
 	}

@@ -9,26 +9,26 @@ func TestCoordinator(t *testing.T) {
 	t0 := time.Unix(1000, 0)
 	ms := time.Millisecond
 	c := newCoordinator(t0, 100*ms)
-	if _, ok := c.due(t0.Add(99 * ms)); ok {
+	if _, ok := c.due(t0.Add(99*ms), 0); ok {
 		t.Fatal("due before the first grid point")
 	}
-	trig, ok := c.due(t0.Add(250 * ms))
+	trig, ok := c.due(t0.Add(250*ms), 0)
 	if !ok || !trig.Equal(t0.Add(100*ms)) {
 		t.Fatalf("due = %v %v, want the first grid point (the trigger does not move while the reader is busy)", trig, ok)
 	}
 	// A checkpoint that ends before the next grid point: next is +interval.
 	c.finished(t0.Add(150 * ms))
-	if trig, _ := c.due(t0.Add(time.Second)); !trig.Equal(t0.Add(200 * ms)) {
+	if trig, _ := c.due(t0.Add(time.Second), 0); !trig.Equal(t0.Add(200 * ms)) {
 		t.Errorf("next trigger = %v, want t0+200ms", trig.Sub(t0))
 	}
 	// One that overruns two grid points: those are skipped, not queued.
 	c.finished(t0.Add(420 * ms))
-	if trig, _ := c.due(t0.Add(time.Second)); !trig.Equal(t0.Add(500 * ms)) {
+	if trig, _ := c.due(t0.Add(time.Second), 0); !trig.Equal(t0.Add(500 * ms)) {
 		t.Errorf("next trigger = %v, want t0+500ms", trig.Sub(t0))
 	}
 	// Ending exactly on a grid point schedules the one after.
 	c.finished(t0.Add(600 * ms))
-	if trig, _ := c.due(t0.Add(time.Second)); !trig.Equal(t0.Add(700 * ms)) {
+	if trig, _ := c.due(t0.Add(time.Second), 0); !trig.Equal(t0.Add(700 * ms)) {
 		t.Errorf("next trigger = %v, want t0+700ms", trig.Sub(t0))
 	}
 }

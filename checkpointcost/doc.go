@@ -72,12 +72,21 @@
 // the restored checkpoint, which is read again).
 //
 // Failure: the supervisor draws Failures distinct kill targets (seeded,
-// records read since the range start, in the first 90% of the range). It
-// kills a reader with SIGKILL on the first batch event at or past the next
-// target, provided the reader has completed at least one checkpoint of its
-// own and is back at the previous killed reader's position. The next
-// reader restores the last completed checkpoint. A run that ends before
-// all kills were placed is an error.
+// records read since the range start, in the first 90% of the range) and
+// hands each reader its Plan on standard input: halt at the first batch
+// boundary at or past the next target, once back at the previous killed
+// reader's position. The reader stops itself there, so where a kill lands
+// depends on the seed and the batch boundaries, never on the host's speed
+// or load. A kill needs a completed checkpoint of the reader's own (else
+// it would only replay the previous reader's): if it has none yet, it
+// takes one at that boundary (forced, left out of the percentiles) and
+// waits for it; that wait is outside every measured window and reported as
+// Failure.Wait. A checkpoint still in flight when the reader already has
+// one is left running, as at a real crash. The reader then writes a halt
+// event and reads nothing more; the supervisor kills it with SIGKILL on
+// that event, and the next reader restores the last completed checkpoint.
+// Every planned kill therefore lands; a failure count the range cannot
+// hold (more than 90% of its records) is refused up front.
 //
 // Replay = records read again after the restore that were read before the
 // failure = sum over partitions of (killed reader's position - restored
@@ -116,8 +125,12 @@
 //	{"ev":"ckpt","t":..,"id":..,"trigger":..,"align_ns":..,"snapshot_ns":..,"dur_ns":..,"bytes":..,"split":[..],"final":bool}
 //	{"ev":"ckpt-failed", same fields, "err":".."}
 //	{"ev":"commit","t":..,"id":..,"txns":..,"rec":<records made visible>,"commit_ns":..}
+//	{"ev":"halt","t":..,"split":[..],"wait_ns":..}                         last line of a reader at its planned failure
 //	{"ev":"done","t":<last batch>,"rec":<rows read>}                       last line of a reader that finished
 //	{"ev":"error","t":..,"err":".."}                                       before a non-zero exit
+//
+// Before any event, the supervisor writes the reader's Plan as one JSON
+// line on its standard input and closes it.
 //
 // A batch event covers the batches read since the previous one: "rec" is
 // their rows, "t" the last one's time, "split" the position after it. With

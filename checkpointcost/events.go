@@ -32,6 +32,13 @@ type Event struct {
 	PauseNS    int64 `json:"pause_ns,omitempty"`
 	Bytes      int64 `json:"bytes,omitempty"`
 	Final      bool  `json:"final,omitempty"`
+	// Forced marks a checkpoint a reader took at its planned failure
+	// because it had completed none of its own (see Plan); like a final
+	// one it is left out of the percentile figures.
+	Forced bool `json:"forced,omitempty"`
+	// halt: how long the reader waited at its failure point for its own
+	// checkpoint (0 when it had one).
+	WaitNS int64 `json:"wait_ns,omitempty"`
 	// commit
 	Txns     int   `json:"txns,omitempty"`
 	CommitNS int64 `json:"commit_ns,omitempty"`
@@ -47,6 +54,7 @@ const (
 	EvCkpt       = "ckpt"
 	EvCkptFailed = "ckpt-failed"
 	EvCommit     = "commit"
+	EvHalt       = "halt"
 	EvDone       = "done"
 	EvError      = "error"
 )

@@ -14,29 +14,31 @@ import (
 
 // fakeReader is an in-memory source.Reader: it emits batches of up to
 // batch rows from pos to stop, taking rows partition by partition in chunks
-// of chunk (so a batch spans partitions), and sleeps pace before each batch
-// so that a test can bound how many batches fit in a time window.
+// of chunk (so a batch spans partitions). It never sleeps: tests that need
+// checkpoints between batches count batches (batchTrigger), not time.
 type fakeReader struct {
 	mem        memory.Allocator
 	schema     *arrow.Schema
 	pos, stop  []int64
 	batch      int
 	chunk      int64
-	pace       time.Duration
 	part       int
 	out        source.Batch
 	stats      source.Stats
 	partB, ofB *array.Int64Builder
+	// onBatch, if set, is told of every batch handed out and of the end
+	// (with done true).
+	onBatch func(done bool)
 }
 
-func newFakeReader(mem memory.Allocator, start, stop []int64, batch int, pace time.Duration) *fakeReader {
+func newFakeReader(mem memory.Allocator, start, stop []int64, batch int) *fakeReader {
 	schema := arrow.NewSchema([]arrow.Field{
 		{Name: "partition", Type: arrow.PrimitiveTypes.Int64},
 		{Name: "offset", Type: arrow.PrimitiveTypes.Int64},
 	}, nil)
 	f := &fakeReader{
 		mem: mem, schema: schema, pos: append([]int64(nil), start...), stop: stop,
-		batch: batch, chunk: int64(batch/3 + 1), pace: pace,
+		batch: batch, chunk: int64(batch/3 + 1),
 		partB: array.NewInt64Builder(mem), ofB: array.NewInt64Builder(mem),
 	}
 	if f.pos == nil {
@@ -68,10 +70,13 @@ func (f *fakeReader) Next(ctx context.Context) (*source.Batch, error) {
 		f.part = (f.part + 1) % len(f.pos)
 	}
 	if len(f.out.Partitions) == 0 {
+		if f.onBatch != nil {
+			f.onBatch(true)
+		}
 		return nil, io.EOF
 	}
-	if f.pace > 0 {
-		time.Sleep(f.pace)
+	if f.onBatch != nil {
+		defer f.onBatch(false)
 	}
 	if f.stats.First.IsZero() {
 		f.stats.First = time.Now()
@@ -102,3 +107,20 @@ func (f *fakeReader) Close() error {
 	f.ofB.Release()
 	return nil
 }
+
+// batchTrigger triggers a checkpoint every `every` batches, whatever the
+// clock says, so tests fix how many batches lie between checkpoints.
+type batchTrigger struct {
+	every, next int64
+	last        int64
+}
+
+func (b *batchTrigger) due(now time.Time, batches int64) (time.Time, bool) {
+	if b.next == 0 {
+		b.next = b.every
+	}
+	b.last = batches
+	return now, batches >= b.next
+}
+
+func (b *batchTrigger) finished(time.Time) { b.next = b.last + b.every }

@@ -33,6 +33,8 @@ type incarnation struct {
 	done       bool
 	doneT      int64
 	killed     bool
+	halted     bool
+	wait       time.Duration // at the failure point, for a checkpoint
 	errMsg     string
 }
 
@@ -62,7 +64,7 @@ func (inc *incarnation) handle(ev *Event, res *Result) error {
 			inc.ckpts++
 		}
 		res.Checkpoints = append(res.Checkpoints, Checkpoint{
-			ID: ev.ID, Reader: inc.index, Final: ev.Final, Bytes: ev.Bytes,
+			ID: ev.ID, Reader: inc.index, Final: ev.Final, Forced: ev.Forced, Bytes: ev.Bytes,
 			Align: time.Duration(ev.AlignNS), Snapshot: time.Duration(ev.SnapshotNS), Duration: time.Duration(ev.DurNS),
 			Pause: time.Duration(ev.PauseNS),
 		})
@@ -72,6 +74,18 @@ func (inc *incarnation) handle(ev *Event, res *Result) error {
 		}
 		res.FailedCheckpoints++
 	case EvCommit:
+	case EvHalt:
+		if len(ev.Split) != inc.nStart {
+			return fmt.Errorf("checkpointcost: reader %d halted with %d partitions, the range has %d", inc.index, len(ev.Split), inc.nStart)
+		}
+		if inc.ckpts == 0 {
+			return fmt.Errorf("checkpointcost: reader %d halted without a checkpoint of its own", inc.index)
+		}
+		inc.halted, inc.split, inc.wait = true, ev.Split, time.Duration(ev.WaitNS)
+		if inc.target != nil && inc.caughtUp == 0 && atOrPast(inc.split, inc.target) {
+			// Restored at the end of the range, it had nothing to read.
+			inc.caughtUp = ev.T
+		}
 	case EvDone:
 		inc.done, inc.doneT = true, ev.T
 	case EvError:
@@ -84,7 +98,7 @@ func (inc *incarnation) handle(ev *Event, res *Result) error {
 
 // runOne runs one reader process to its end: it exits after its done
 // event, or the supervisor kills it.
-func (s *supervisor) runOne(ctx context.Context, inc *incarnation) error {
+func (s *supervisor) runOne(ctx context.Context, inc *incarnation, plan Plan) error {
 	argv := s.opt.ReaderArgv(inc.index)
 	if len(argv) == 0 {
 		return fmt.Errorf("checkpointcost: empty argv for reader %d", inc.index)
@@ -94,6 +108,10 @@ func (s *supervisor) runOne(ctx context.Context, inc *incarnation) error {
 	// A reader must not outlive the supervisor's process.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return fmt.Errorf("checkpointcost: %w", err)
+	}
+	in, err := cmd.StdinPipe()
 	if err != nil {
 		return fmt.Errorf("checkpointcost: %w", err)
 	}
@@ -112,6 +130,10 @@ func (s *supervisor) runOne(ctx context.Context, inc *incarnation) error {
 	if err != nil {
 		return fmt.Errorf("checkpointcost: start reader %d: %w", inc.index, err)
 	}
+	// The plan fits the pipe's buffer; a reader that exits without reading
+	// it fails on its own terms below.
+	_ = writePlan(in, plan)
+	_ = in.Close()
 
 	evs := make(chan Event, 256)
 	var scanErr error
@@ -142,7 +164,7 @@ func (s *supervisor) runOne(ctx context.Context, inc *incarnation) error {
 			if err := inc.handle(&ev, &s.res); err != nil {
 				return abort(err)
 			}
-			if ev.Ev == EvBatch && s.shouldKill(inc) {
+			if ev.Ev == EvHalt {
 				if err := cmd.Process.Kill(); err != nil {
 					return abort(fmt.Errorf("checkpointcost: kill reader %d: %w", inc.index, err))
 				}
@@ -162,11 +184,6 @@ func (s *supervisor) runOne(ctx context.Context, inc *incarnation) error {
 		return abort(fmt.Errorf("checkpointcost: reader %d ended in the middle of an event line", inc.index))
 	}
 	werr := cmd.Wait()
-	if inc.killed && werr == nil && inc.done {
-		// The reader finished before the kill landed: not a failure.
-		inc.killed = false
-		s.kills--
-	}
 	switch {
 	case inc.killed:
 		return nil

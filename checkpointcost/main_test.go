@@ -24,8 +24,12 @@ type childConfig struct {
 	Store, Output string
 	Start, Stop   []int64
 	Batch         int
-	Pace          time.Duration
-	Interval      time.Duration
+	// Interval is the clock-driven checkpoint interval, used when
+	// EveryBatches is 0.
+	Interval time.Duration
+	// EveryBatches > 0 triggers a checkpoint every that many batches
+	// instead of on the clock, each completed before reading goes on.
+	EveryBatches int
 	// FailStore lists checkpoint ids whose state write fails.
 	FailStore []int
 	// CrashAfterComplete > 0: the reader SIGKILLs itself once checkpoint
@@ -61,9 +65,16 @@ func childMain(arg string) error {
 	if err != nil {
 		return err
 	}
+	plan, err := ReadPlan(os.Stdin)
+	if err != nil {
+		return err
+	}
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	r := newFakeReader(mem, restored.Start, c.Stop, c.Batch, c.Pace)
-	opt := ReaderOptions{Store: c.Store, Output: c.Output, Interval: c.Interval, Restored: restored}
+	r := newFakeReader(mem, restored.Start, c.Stop, c.Batch)
+	opt := ReaderOptions{Store: c.Store, Output: c.Output, Interval: c.Interval, Restored: restored, Plan: plan}
+	if c.EveryBatches > 0 {
+		opt.trigger, opt.awaitSnapshot = &batchTrigger{every: int64(c.EveryBatches)}, true
+	}
 	if len(c.FailStore) > 0 {
 		opt.fs = &failingFS{store: c.Store, fail: func(id int) bool { return slices.Contains(c.FailStore, id) }}
 	}
@@ -75,6 +86,7 @@ func childMain(arg string) error {
 			}
 		}
 	}
+	// At a planned failure RunReader blocks until the supervisor's SIGKILL.
 	err = RunReader(context.Background(), r, opt, os.Stdout)
 	r.Close()
 	if n := mem.CurrentAlloc(); err == nil && n != 0 {

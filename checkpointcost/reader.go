@@ -34,8 +34,18 @@ type ReaderOptions struct {
 	// not pay a write(2) per batch on its read path.
 	Progress time.Duration
 
+	// Plan is this reader's planned failure, as the supervisor wrote it
+	// (ReadPlan); the zero Plan runs to the end.
+	Plan Plan
+
 	// fs replaces the operating system's file system (tests).
 	fs fileSystem
+	// trigger replaces the checkpoint coordinator (tests).
+	trigger trigger
+	// awaitSnapshot makes the barrier wait for the checkpoint's
+	// asynchronous part (tests that fix how many checkpoints a run takes,
+	// whatever the speed of the disk against the reader).
+	awaitSnapshot bool
 	// afterComplete runs once checkpoint id is durable and before its
 	// transactions are committed (tests: a crash in that window).
 	afterComplete func(id int)
@@ -47,7 +57,7 @@ type reader struct {
 	fs      fileSystem
 	ev      eventWriter
 	sink    *sink
-	coord   *coordinator
+	coord   trigger
 	split   []int64
 	nextID  int
 	batches int64
@@ -61,7 +71,14 @@ type reader struct {
 	// async.go); jobDone hands it back.
 	inflight *ckptJob
 	jobDone  chan *ckptJob
+	// completed counts this reader's completed periodic (or forced)
+	// checkpoints: a planned failure waits for the first.
+	completed int
 }
+
+// ErrHalted is what RunReader returns when the reader stopped at its
+// planned failure and its context ended before the supervisor killed it.
+var ErrHalted = errors.New("checkpointcost: reader halted at its planned failure")
 
 // RunReader drains r to its end under checkpointing and writes progress
 // events (see the package documentation) to events. Between two Next
@@ -88,6 +105,9 @@ func RunReader(ctx context.Context, r source.Reader, opt ReaderOptions, events i
 	if opt.Interval == 0 {
 		opt.Interval = DefaultInterval
 	}
+	if err := opt.Plan.validate(len(opt.Restored.Start)); err != nil {
+		return err
+	}
 	fsys := opt.fs
 	if fsys == nil {
 		fsys = osFS{}
@@ -107,7 +127,7 @@ func RunReader(ctx context.Context, r source.Reader, opt ReaderOptions, events i
 		<-rd.jobDone
 		rd.inflight = nil
 	}
-	if err != nil {
+	if err != nil && !errors.Is(err, ErrHalted) {
 		_ = rd.ev.emit(&Event{Ev: EvError, T: time.Now().UnixNano(), Err: err.Error()})
 	}
 	return err
@@ -118,17 +138,23 @@ func (rd *reader) run(ctx context.Context, r source.Reader) error {
 	if err := rd.ev.emit(&Event{Ev: EvStart, T: start.UnixNano(), PID: os.Getpid(), Restored: rd.opt.Restored.ID, Split: rd.split}); err != nil {
 		return err
 	}
-	rd.coord = newCoordinator(start, rd.opt.Interval)
+	rd.coord = rd.opt.trigger
+	if rd.coord == nil {
+		rd.coord = newCoordinator(start, rd.opt.Interval)
+	}
 	for {
 		if rd.batches > 0 {
+			if rd.opt.Plan.reached(rd.split) {
+				return rd.halt(ctx)
+			}
 			if err := rd.poll(false); err != nil {
 				return err
 			}
-			if trig, ok := rd.coord.due(time.Now()); ok && rd.inflight == nil {
+			if trig, ok := rd.coord.due(time.Now(), rd.batches); ok && rd.inflight == nil {
 				if err := rd.flushProgress(); err != nil {
 					return err
 				}
-				if err := rd.begin(trig, false); err != nil {
+				if err := rd.begin(trig, false, false); err != nil {
 					return err
 				}
 			}
@@ -144,13 +170,18 @@ func (rd *reader) run(ctx context.Context, r source.Reader) error {
 			return err
 		}
 	}
+	if rd.opt.Plan.reached(rd.split) {
+		// The failure point is the end of the range: halt before the
+		// final checkpoint, as at any other boundary.
+		return rd.halt(ctx)
+	}
 	if err := rd.flushProgress(); err != nil {
 		return err
 	}
 	if err := rd.poll(true); err != nil {
 		return err
 	}
-	if err := rd.begin(time.Now(), true); err != nil {
+	if err := rd.begin(time.Now(), true, false); err != nil {
 		return err
 	}
 	if err := rd.poll(true); err != nil {
@@ -213,4 +244,40 @@ func (rd *reader) flushProgress() error {
 // written.
 func fmtFinal(err error) error {
 	return fmt.Errorf("checkpointcost: final checkpoint failed: %w", err)
+}
+
+// maxForced bounds the checkpoints a reader tries at its failure point:
+// one that cannot be written is reported and retried, a store that keeps
+// failing ends the reader.
+const maxForced = 3
+
+// halt stops the reader at its planned failure: every batch reported, at
+// least one checkpoint of its own completed (taking one here if needed and
+// waiting for it), then a halt event, and nothing more until the
+// supervisor's SIGKILL arrives (or ctx ends: ErrHalted). A checkpoint
+// still in flight when the reader already has one is left running, as it
+// would be at a real crash.
+func (rd *reader) halt(ctx context.Context) error {
+	if err := rd.flushProgress(); err != nil {
+		return err
+	}
+	t0 := time.Now()
+	for tries := 0; rd.completed == 0; tries++ {
+		if tries == maxForced {
+			return fmt.Errorf("checkpointcost: no checkpoint completed in %d tries at the planned failure", maxForced)
+		}
+		if rd.inflight == nil {
+			if err := rd.begin(time.Now(), false, true); err != nil {
+				return err
+			}
+		}
+		if err := rd.poll(true); err != nil {
+			return err
+		}
+	}
+	if err := rd.ev.emit(&Event{Ev: EvHalt, T: time.Now().UnixNano(), Split: rd.split, WaitNS: int64(time.Since(t0))}); err != nil {
+		return err
+	}
+	<-ctx.Done()
+	return ErrHalted
 }

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -21,9 +22,9 @@ import (
 func runInProcess(t *testing.T, opt ReaderOptions, start, stop []int64, batch int) ([]Event, error) {
 	t.Helper()
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	r := newFakeReader(mem, start, stop, batch, time.Millisecond)
-	if opt.Interval == 0 {
-		opt.Interval = 5 * time.Millisecond
+	r := newFakeReader(mem, start, stop, batch)
+	if opt.trigger == nil {
+		opt.trigger, opt.awaitSnapshot = &batchTrigger{every: 5}, true
 	}
 	opt.Restored = Restored{Start: start}
 	var buf bytes.Buffer
@@ -154,42 +155,79 @@ func TestRunReaderCoalescedProgress(t *testing.T) {
 	}
 }
 
-// slowFS makes every directory sync take delay, as a slow disk would.
-type slowFS struct {
+// gatedFS holds every directory sync until the reader has handed out
+// three more batches (or reached its end), as a disk slower than reading
+// would: what the test asserts follows from the order of events, not from
+// how long anything took.
+type gatedFS struct {
 	osFS
-	delay time.Duration
+	mu      sync.Mutex
+	cond    *sync.Cond
+	batches int
+	end     bool
 }
 
-func (f slowFS) SyncDir(dir string) error {
-	time.Sleep(f.delay)
-	return f.osFS.SyncDir(dir)
+func newGatedFS() *gatedFS {
+	g := &gatedFS{}
+	g.cond = sync.NewCond(&g.mu)
+	return g
 }
 
-// The durable part of a checkpoint runs off the read path: with directory
-// syncs of 20 ms, batches (one per millisecond) are still reported between
-// a checkpoint's barrier and its completion, and the read path pauses for
-// a small part of the snapshot time.
+func (g *gatedFS) onBatch(done bool) {
+	g.mu.Lock()
+	if done {
+		g.end = true
+	} else {
+		g.batches++
+	}
+	g.mu.Unlock()
+	g.cond.Broadcast()
+}
+
+func (g *gatedFS) SyncDir(dir string) error {
+	g.mu.Lock()
+	for want := g.batches + 3; g.batches < want && !g.end; {
+		g.cond.Wait()
+	}
+	g.mu.Unlock()
+	return g.osFS.SyncDir(dir)
+}
+
+// The durable part of a checkpoint runs off the read path: while a
+// checkpoint's directory syncs wait for the reader to read on, batches are
+// reported between its barrier and its completion, and its pause (the
+// synchronous part) ends before its snapshot does.
 func TestRunReaderSnapshotIsAsync(t *testing.T) {
 	dir := t.TempDir()
 	store, out := filepath.Join(dir, "store"), filepath.Join(dir, "out")
-	opt := ReaderOptions{Store: store, Output: out, Interval: 50 * time.Millisecond}
-	opt.fs = slowFS{delay: 20 * time.Millisecond}
-	evs, err := runInProcess(t, opt, []int64{0, 0}, []int64{10000, 10000}, 50)
+	start, stop := []int64{0, 0}, []int64{10000, 10000}
+	g := newGatedFS()
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	r := newFakeReader(mem, start, stop, 50)
+	r.onBatch = g.onBatch
+	opt := ReaderOptions{Store: store, Output: out, Restored: Restored{Start: start}, fs: g, trigger: &batchTrigger{every: 20}}
+	var buf bytes.Buffer
+	err := RunReader(context.Background(), r, opt, &buf)
+	r.Close()
+	mem.AssertSize(t, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
+	evs := parseEvents(t, buf.Bytes())
 	var periodic, overlapped int
-	for _, ck := range evs {
+	for i, ck := range evs {
 		if ck.Ev != EvCkpt || ck.Final {
 			continue
 		}
 		periodic++
-		if ck.SnapshotNS < int64(40*time.Millisecond) || ck.PauseNS*4 > ck.SnapshotNS {
-			t.Errorf("checkpoint %d: snapshot %v, pause %v; want >= 40ms and a pause under a quarter of it", ck.ID, time.Duration(ck.SnapshotNS), time.Duration(ck.PauseNS))
+		if ck.PauseNS <= 0 || ck.PauseNS >= ck.SnapshotNS {
+			t.Errorf("checkpoint %d: pause %v not inside its snapshot %v", ck.ID, time.Duration(ck.PauseNS), time.Duration(ck.SnapshotNS))
 		}
+		// Batch events between the one that preceded the barrier and the
+		// checkpoint's own event were read during its snapshot.
 		boundary := ck.Trigger + ck.AlignNS
-		for _, b := range evs {
-			if b.Ev == EvBatch && b.T > boundary && b.T < ck.T {
+		for _, b := range evs[:i] {
+			if b.Ev == EvBatch && b.T > boundary {
 				overlapped++
 				break
 			}
@@ -198,7 +236,7 @@ func TestRunReaderSnapshotIsAsync(t *testing.T) {
 	if periodic == 0 || overlapped != periodic {
 		t.Errorf("%d of %d periodic checkpoints had batches read during their snapshot", overlapped, periodic)
 	}
-	if v, err := Verify(out, []int64{0, 0}, []int64{10000, 10000}); err != nil || !v.OK() {
+	if v, err := Verify(out, start, stop); err != nil || !v.OK() {
 		t.Errorf("verdict %+v, %v", v, err)
 	}
 }
@@ -268,7 +306,7 @@ func TestRunReaderBadOptions(t *testing.T) {
 	} {
 		o := ok
 		edit(&o)
-		r := newFakeReader(mem, []int64{0}, []int64{10}, 5, 0)
+		r := newFakeReader(mem, []int64{0}, []int64{10}, 5)
 		if err := RunReader(context.Background(), r, o, io.Discard); err == nil {
 			t.Errorf("%s: accepted", name)
 		}
@@ -277,7 +315,7 @@ func TestRunReaderBadOptions(t *testing.T) {
 	// A source whose split state has another partition count than the start.
 	o := ok
 	o.Restored.Start = []int64{0, 0}
-	r := newFakeReader(mem, []int64{0}, []int64{10}, 5, 0)
+	r := newFakeReader(mem, []int64{0}, []int64{10}, 5)
 	if err := RunReader(context.Background(), r, o, io.Discard); err == nil || !strings.Contains(err.Error(), "split state for 1 partitions") {
 		t.Errorf("partition mismatch: err = %v", err)
 	}

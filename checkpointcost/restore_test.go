@@ -5,9 +5,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
-	"time"
 )
 
 // A reader killed after checkpoint 2 became durable but before its
@@ -18,7 +18,7 @@ func TestCrashBetweenCompleteAndCommit(t *testing.T) {
 	cfg := childConfig{
 		Store: filepath.Join(dir, "store"), Output: filepath.Join(dir, "out"),
 		Start: []int64{0, 0, 0}, Stop: []int64{4000, 3000, 5000},
-		Batch: 100, Pace: time.Millisecond, Interval: 5 * time.Millisecond,
+		Batch: 100, EveryBatches: 5,
 		CrashAfterComplete: 2,
 	}
 	err := runChild(t, cfg)
@@ -62,6 +62,7 @@ func runChild(t *testing.T, cfg childConfig) error {
 	t.Helper()
 	argv := childArgv(cfg)
 	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Stdin = strings.NewReader("{}\n") // no planned failure
 	cmd.Stderr = os.Stderr
 	return cmd.Run()
 }

@@ -43,6 +43,12 @@ type Result struct {
 	// Failure fields [recover-ms, recover-startup-ms, recover-catchup-ms].
 	ReplayRec                               float64
 	Recover, RecoverStartup, RecoverCatchup time.Duration
+	// KillWait is the mean of Failure.Wait [kill-wait-ms]: time spent at
+	// failure points waiting for a reader's first checkpoint, outside
+	// every measured window. Forced counts the checkpoints taken there
+	// [ckpts-forced]; they are not in the percentiles above.
+	KillWait time.Duration
+	Forced   int
 
 	// Verdict is the verifier's finding [lost, dup]; a cell is only valid
 	// with Lost = Dup = Extra = 0.
@@ -76,6 +82,7 @@ type Checkpoint struct {
 	ID                        int
 	Reader                    int // index of the reader process, from 0
 	Final                     bool
+	Forced                    bool
 	Align, Snapshot, Duration time.Duration
 	Pause                     time.Duration
 	Bytes                     int64
@@ -93,6 +100,9 @@ type Failure struct {
 	// Replay is the records read again: sum over partitions of
 	// Pre - Restored.
 	Replay int64
+	// Wait is how long the killed reader waited at its failure point for
+	// a checkpoint of its own before it halted (0 when it had one).
+	Wait time.Duration
 	// Recover runs from the new reader's process start until it reported a
 	// batch at or past Pre on every partition; Startup is the part until its
 	// first record, Catchup the rest.
@@ -102,10 +112,13 @@ type Failure struct {
 // summarise fills the aggregate figures from the lists.
 func (r *Result) summarise() {
 	var dur, align, snap, pause []time.Duration
-	r.Ckpts, r.StateBytes = 0, 0
+	r.Ckpts, r.StateBytes, r.Forced = 0, 0, 0
 	for _, c := range r.Checkpoints {
 		r.StateBytes = max(r.StateBytes, c.Bytes)
-		if c.Final {
+		if c.Forced {
+			r.Forced++
+		}
+		if c.Final || c.Forced {
 			continue
 		}
 		r.Ckpts++
@@ -118,9 +131,10 @@ func (r *Result) summarise() {
 	r.AlignP99, r.SnapshotP99, r.PauseP99 = percentile(align, 99), percentile(snap, 99), percentile(pause, 99)
 	if n := len(r.Failures); n > 0 {
 		var replay int64
-		var rec, st, cu time.Duration
+		var rec, st, cu, wait time.Duration
 		for _, f := range r.Failures {
 			replay += f.Replay
+			wait += f.Wait
 			rec += f.Recover
 			st += f.Startup
 			cu += f.Catchup
@@ -128,6 +142,7 @@ func (r *Result) summarise() {
 		r.ReplayRec = float64(replay) / float64(n)
 		d := time.Duration(n)
 		r.Recover, r.RecoverStartup, r.RecoverCatchup = rec/d, st/d, cu/d
+		r.KillWait = wait / d
 	}
 }
 

@@ -103,8 +103,8 @@ func Supervise(ctx context.Context, opt SuperviseOptions) (Result, error) {
 	s := &supervisor{opt: &opt, targets: targets}
 	err = s.run(ctx)
 	res := &s.res
-	if err == nil && len(res.Failures) < opt.Failures {
-		err = fmt.Errorf("checkpointcost: only %d of %d failures could be injected before the end of the range (range too short for the checkpoint interval)", len(res.Failures), opt.Failures)
+	if err == nil && len(res.Failures) != opt.Failures {
+		err = fmt.Errorf("checkpointcost: %d of %d failures injected (internal error: every planned failure halts its reader)", len(res.Failures), opt.Failures)
 	}
 	if err == nil {
 		res.Verdict, err = Verify(opt.Output, opt.Start, opt.Stop)
@@ -156,7 +156,11 @@ func (s *supervisor) run(ctx context.Context) error {
 	var target []int64 // the killed reader's position, nil before the first kill
 	for i := 0; i <= s.opt.Failures; i++ {
 		inc := &incarnation{index: i, target: target, nStart: len(s.opt.Start)}
-		err := s.runOne(ctx, inc)
+		var plan Plan
+		if s.kills < len(s.targets) {
+			plan = Plan{Halt: true, HaltAt: s.targets[s.kills], RangeStart: s.opt.Start, After: target}
+		}
+		err := s.runOne(ctx, inc, plan)
 		s.res.Readers++
 		s.res.Read += inc.read
 		if inc.first != 0 && inc.last >= inc.first {
@@ -174,10 +178,13 @@ func (s *supervisor) run(ctx context.Context) error {
 			}
 		}
 		if !inc.killed {
+			if plan.Halt {
+				return fmt.Errorf("checkpointcost: reader %d finished without halting at its planned failure (%d records in)", i, plan.HaltAt)
+			}
 			return nil
 		}
 		target = slices.Clone(inc.split)
-		s.res.Failures = append(s.res.Failures, Failure{Reader: i, Pre: target})
+		s.res.Failures = append(s.res.Failures, Failure{Reader: i, Pre: target, Wait: inc.wait})
 	}
 	return fmt.Errorf("checkpointcost: reader %d was killed but no failures are left (internal error)", s.opt.Failures)
 }
@@ -211,23 +218,6 @@ func (s *supervisor) recovered(inc *incarnation) error {
 	f.Startup = time.Duration(first - inc.started)
 	f.Catchup = f.Recover - f.Startup
 	return nil
-}
-
-// shouldKill decides, after each batch event, whether this reader dies
-// now: a kill is left, the reader completed a checkpoint, it is back at the
-// previous killed reader's position, and it reached the next kill target.
-func (s *supervisor) shouldKill(inc *incarnation) bool {
-	if inc.killed || s.kills >= len(s.targets) || inc.ckpts == 0 {
-		return false
-	}
-	if inc.target != nil && inc.caughtUp == 0 {
-		return false
-	}
-	var pos int64
-	for p, v := range inc.split {
-		pos += v - s.opt.Start[p]
-	}
-	return pos >= s.targets[s.kills]
 }
 
 // atOrPast reports whether split is at or past target on every partition.

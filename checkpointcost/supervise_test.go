@@ -11,10 +11,8 @@ import (
 	"time"
 )
 
-const (
-	testPace     = time.Millisecond
-	testInterval = 10 * time.Millisecond
-)
+// testEvery is the supervised tests' checkpoint spacing, in batches.
+const testEvery = 10
 
 // superviseFake supervises test-binary readers over a fake source of
 // batches*batch records spread over three partitions.
@@ -25,7 +23,7 @@ func superviseFake(t *testing.T, batch, batches, failures int, seed uint64, edit
 	cfg := childConfig{
 		Store: filepath.Join(dir, "store"), Output: filepath.Join(dir, "out"),
 		Start: []int64{0, 10, 20}, Stop: []int64{per, 10 + per, 20 + per},
-		Batch: batch, Pace: testPace, Interval: testInterval,
+		Batch: batch, EveryBatches: testEvery,
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()

@@ -39,10 +39,14 @@ func ckptDirs(dir string) (store, output string) {
 // no reader (see checkpointcost.ReaderOptions.Progress).
 const progressEvery = 100 * time.Millisecond
 
-// runReader is one checkpointing reader process: restore, open the source
-// at the restored split state, and run the checkpointed read loop, events
-// on w.
+// runReader is one checkpointing reader process: take the failure plan the
+// supervisor wrote on standard input, restore, open the source at the
+// restored split state, and run the checkpointed read loop, events on w.
 func runReader(ctx context.Context, c *Cell, mem *countingAllocator, codec workloads.Codec, expected []uint64, w io.Writer) error {
+	plan, err := checkpointcost.ReadPlan(os.Stdin)
+	if err != nil {
+		return err
+	}
 	start, stop := corpusRange(c.Records, c.Partitions)
 	store, output := ckptDirs(c.CkptDir)
 	restored, err := checkpointcost.Restore(store, output, start)
@@ -67,7 +71,7 @@ func runReader(ctx context.Context, c *Cell, mem *countingAllocator, codec workl
 	}
 	vr := &verifyingReader{Reader: r, v: &verifier{batch: c.Batch, partitions: c.Partitions, expected: expected}}
 	opt := checkpointcost.ReaderOptions{
-		Store: store, Output: output, Interval: c.CkptInterval, Restored: restored,
+		Store: store, Output: output, Interval: c.CkptInterval, Restored: restored, Plan: plan,
 	}
 	if c.Failures == 0 {
 		// No kill to place: progress every 100 ms, not a write(2) per batch.
@@ -151,7 +155,9 @@ func runSupervised(ctx context.Context, c *Cell, b Build, cl clusters.Cluster, w
 		figs = append(figs,
 			metric{ms(res.Recover), "recover-ms"},
 			metric{ms(res.RecoverStartup), "recover-startup-ms"},
-			metric{ms(res.RecoverCatchup), "recover-catchup-ms"})
+			metric{ms(res.RecoverCatchup), "recover-catchup-ms"},
+			metric{ms(res.KillWait), "kill-wait-ms"},
+			metric{float64(res.Forced), "ckpts-forced"})
 	}
 	return writeResult(w, c, b, source.ClientOf(c.Path), res.Read, figs)
 }
