@@ -43,6 +43,9 @@ vet:
 # once); with FPLAB_KAFKA_DIST set they fail rather than skip without it.
 test: build vet kafka-dist
 	FPLAB_KAFKA_DIST=$(KAFKA_DIST) $(GO) test -count=1 -timeout 30m ./...
+	# The packages with goroutines, child processes and brokers, again
+	# under the race detector (test builds only; nothing measured).
+	$(GO) test -count=1 -race -timeout 30m ./checkpointcost ./clusters ./ladder ./ladder/rung ./source
 	$(GO) test -count=1 -tags mimalloc2 ./alloc/...
 	$(GO) test -count=1 -tags mimalloc3 ./alloc/...
 	$(GO) test -count=1 -tags mimalloc2 -run ThreadChurn ./source
