@@ -27,6 +27,13 @@ const (
 	LinePanel PanelKind = iota
 	// BarPanel draws Bars grouped by Groups, with min-max whiskers.
 	BarPanel
+	// DotPanel draws Dots over the categories in Groups: a marker at the
+	// median with the 95% interval as whiskers, the sets present in a
+	// category side by side.
+	DotPanel
+	// RowPanel draws Rows, one horizontal row per cell, top to bottom: the
+	// median with its 95% interval along x.
+	RowPanel
 )
 
 // Panel is one set of axes of a figure.
@@ -46,6 +53,32 @@ type Panel struct {
 	BudgetY float64
 	// Marks are highlighted points, e.g. the knee of each line.
 	Marks []Mark
+	// Dots are the sets of a dot panel, Dots[i].Values aligned with Groups.
+	Dots []DotSet
+	// Notes, aligned with Groups, are written in a dot panel's category
+	// that has no dot ("failed"); an empty note there reads "n/a".
+	Notes []string
+	// Rows are the rows of a row panel, drawn top to bottom.
+	Rows []CellRow
+}
+
+// DotSet is one setting of the other axes (e.g. format=json batch=8192)
+// across the categories of a dot panel. A Stat with N == 0 is absent from
+// that category and takes no room in it.
+type DotSet struct {
+	Label  string
+	Style  int
+	Values []Stat
+}
+
+// CellRow is one cell of a row panel. A row without samples (Stat.N == 0)
+// shows Note where the marker would be, never a zero.
+type CellRow struct {
+	Label string
+	Style int
+	Stat
+	// Note says why a row has no marker, e.g. "failed: 3 of 3 repetitions".
+	Note string
 }
 
 // Series is one line of a line panel.
@@ -93,4 +126,9 @@ const (
 	LegendBar
 	LegendBudget
 	LegendMark
+	// LegendDot is a filled marker with interval whiskers.
+	LegendDot
+	// LegendNoInterval is the hollow marker of a median too few
+	// repetitions back for an interval.
+	LegendNoInterval
 )

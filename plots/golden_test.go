@@ -11,17 +11,24 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/fastpathlab/fplab/results"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden images in testdata/golden")
 
 // Pixels whose channels differ by more than channelTol count as changed; a
 // figure matches its golden image when at most pixelTol of its pixels
-// changed. The tolerance absorbs rasteriser rounding across architectures,
-// not a moved line or a changed label.
+// changed and no blockSize x blockSize block has more than blockTol changed
+// pixels. The tolerance absorbs rasteriser rounding across architectures
+// (scattered edge pixels), not a moved line or a changed label; the block
+// bound catches what a fraction of a whole image cannot: one moved dot of
+// a dot chart is under 0.1% of the pixels but fills its block.
 const (
 	channelTol = 24
 	pixelTol   = 0.002
+	blockSize  = 16
+	blockTol   = 16
 )
 
 func decodePNG(t *testing.T, data []byte) image.Image {
@@ -33,14 +40,16 @@ func decodePNG(t *testing.T, data []byte) image.Image {
 	return img
 }
 
-// pixelDiff returns the fraction of pixels that differ beyond channelTol,
-// or 1 when the sizes differ.
-func pixelDiff(a, b image.Image) float64 {
+// pixelDiff returns the fraction of pixels that differ beyond channelTol
+// and the most such pixels in one blockSize x blockSize block, or (1,
+// blockSize*blockSize) when the sizes differ.
+func pixelDiff(a, b image.Image) (frac float64, block int) {
 	if a.Bounds().Size() != b.Bounds().Size() {
-		return 1
+		return 1, blockSize * blockSize
 	}
 	ab, bb := a.Bounds(), b.Bounds()
 	changed := 0
+	blocks := make(map[image.Point]int)
 	for y := 0; y < ab.Dy(); y++ {
 		for x := 0; x < ab.Dx(); x++ {
 			r1, g1, b1, a1 := a.At(ab.Min.X+x, ab.Min.Y+y).RGBA()
@@ -52,46 +61,77 @@ func pixelDiff(a, b image.Image) float64 {
 				}
 				if hi-lo > channelTol {
 					changed++
+					k := image.Point{X: x / blockSize, Y: y / blockSize}
+					blocks[k]++
+					block = max(block, blocks[k])
 					break
 				}
 			}
 		}
 	}
-	return float64(changed) / float64(ab.Dx()*ab.Dy())
+	return float64(changed) / float64(ab.Dx()*ab.Dy()), block
 }
 
-// TestGoldenImages renders every figure of the seeded fixture run and
-// compares it with testdata/golden/<name>.png (go test -update rewrites
-// them).
+// differs reports whether a change of frac pixels, at most block in one
+// block, exceeds the golden tolerance.
+func differs(frac float64, block int) bool { return frac > pixelTol || block > blockTol }
+
+// goldenRuns are the fixture runs whose every figure is golden-tested:
+// the seeded sweep (its images directly in testdata/golden) and runs
+// shaped like the smoke and paths specs and like a one-cell run (each in
+// testdata/golden/<dir>).
+var goldenRuns = []struct {
+	dir  string
+	rows func() []results.Row
+}{
+	{"", fixtureRows},
+	{"smoke", smokeRows},
+	{"paths", pathsRows},
+	{"one-cell", oneCellRows},
+}
+
+// TestGoldenImages renders every figure of each fixture run and compares
+// it with testdata/golden/[<dir>/]<name>.png (go test -update rewrites
+// them). A figure the plan skips has no image to compare.
 func TestGoldenImages(t *testing.T) {
-	figs := Plan(fixtureRows(), Options{Emulated: true})
-	for _, fig := range figs {
-		t.Run(fig.Name, func(t *testing.T) {
-			got, err := Render(fig, "png")
-			if err != nil {
-				t.Fatal(err)
+	for _, run := range goldenRuns {
+		for _, fig := range Plan(run.rows(), Options{Emulated: true}) {
+			if fig.Skip != "" {
+				continue
 			}
-			path := filepath.Join("testdata", "golden", fig.Name+".png")
-			if *update {
-				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Run(filepath.Join(run.dir, fig.Name), func(t *testing.T) {
+				got, err := Render(fig, "png")
+				if err != nil {
 					t.Fatal(err)
 				}
-				if err := os.WriteFile(path, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test -update to create it)", err)
-			}
-			if d := pixelDiff(decodePNG(t, got), decodePNG(t, want)); d > pixelTol {
-				out := filepath.Join(t.TempDir(), fig.Name+".png")
-				os.WriteFile(out, got, 0o644)
-				t.Errorf("%s differs from %s in %.2f%% of pixels (tolerance %.2f%%); rendered image kept at %s",
-					fig.Name, path, 100*d, 100*pixelTol, out)
-			}
-		})
+				checkGolden(t, filepath.Join("testdata", "golden", run.dir, fig.Name+".png"), got)
+			})
+		}
+	}
+}
+
+// checkGolden compares a rendered PNG with the golden image at path, or
+// writes it there under -update.
+func checkGolden(t *testing.T, path string, got []byte) {
+	t.Helper()
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if d, blk := pixelDiff(decodePNG(t, got), decodePNG(t, want)); differs(d, blk) {
+		out := filepath.Join(t.TempDir(), filepath.Base(path))
+		os.WriteFile(out, got, 0o644)
+		t.Errorf("%s differs in %.2f%% of pixels, up to %d in one %dx%d block (tolerance %.2f%%, %d); rendered image kept at %s",
+			path, 100*d, blk, blockSize, blockSize, 100*pixelTol, blockTol, out)
 	}
 }
 
@@ -115,8 +155,8 @@ func TestGoldenComparisonDetectsChange(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := pixelDiff(decodePNG(t, base), decodePNG(t, changed)); d <= pixelTol {
-		t.Errorf("moving a line changed only %.3f%% of pixels, within the %.2f%% tolerance", 100*d, 100*pixelTol)
+	if d, blk := pixelDiff(decodePNG(t, base), decodePNG(t, changed)); d <= pixelTol {
+		t.Errorf("moving a line changed only %.3f%% of pixels (%d in a block), within the %.2f%% tolerance", 100*d, blk, 100*pixelTol)
 	}
 }
 
@@ -159,4 +199,85 @@ func TestRenderErrors(t *testing.T) {
 	if _, err := Render(fig, "gif"); err == nil || !strings.Contains(err.Error(), `"gif"`) {
 		t.Errorf("unknown format: err = %v", err)
 	}
+}
+
+// TestGoldenComparisonDetectsDotChange proves the tolerance catches a
+// moved dot on the dot and row figures, where the pixel fraction alone
+// does not: one overview row and one path of the paths run moved by 15%.
+func TestGoldenComparisonDetectsDotChange(t *testing.T) {
+	move := func(st Stat) Stat {
+		st.Median *= 1.15
+		st.Lo *= 1.15
+		st.Hi *= 1.15
+		return st
+	}
+	tests := []struct {
+		name   string
+		fig    Figure
+		change func(*Figure)
+	}{
+		{"overview", figureByName(t, Plan(fixtureRows(), Options{}), "overview"), func(f *Figure) {
+			rows := append([]CellRow(nil), f.Panels[0].Rows...)
+			rows[5].Stat = move(rows[5].Stat)
+			f.Panels[0].Rows = rows
+		}},
+		{"by-path", figureByName(t, Plan(pathsRows(), Options{}), "by-path"), func(f *Figure) {
+			d := f.Panels[0].Dots[1]
+			d.Values = append([]Stat(nil), d.Values...)
+			d.Values[1] = move(d.Values[1])
+			f.Panels[0].Dots = append([]DotSet(nil), f.Panels[0].Dots...)
+			f.Panels[0].Dots[1] = d
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			base, err := Render(tt.fig, "png")
+			if err != nil {
+				t.Fatal(err)
+			}
+			tt.change(&tt.fig)
+			changed, err := Render(tt.fig, "png")
+			if err != nil {
+				t.Fatal(err)
+			}
+			d, blk := pixelDiff(decodePNG(t, base), decodePNG(t, changed))
+			if !differs(d, blk) {
+				t.Errorf("moving one dot changed %.3f%% of pixels, %d in one block: within the tolerance", 100*d, blk)
+			}
+			t.Logf("moved dot: %.3f%% of pixels, %d in one block", 100*d, blk)
+		})
+	}
+}
+
+func TestRenderOverviewSVG(t *testing.T) {
+	data, err := Render(figureByName(t, Plan(smokeRows(), Options{}), "overview"), "svg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := svgText(t, data)
+	for _, want := range []string{"throughput (rec/s)", "failed: 1 of 1 repetitions", "path=shallow format=avro batch=8192 brokers=3 alloc=mimalloc2 crc=off", "no interval (&lt; 6 reps)"} {
+		if !strings.Contains(all, want) && !strings.Contains(all, strings.ReplaceAll(want, "&lt;", "<")) {
+			t.Errorf("svg text lacks %q", want)
+		}
+	}
+}
+
+// svgText is the character data of a well-formed SVG document.
+func svgText(t *testing.T, data []byte) string {
+	t.Helper()
+	dec := xml.NewDecoder(bytes.NewReader(data))
+	var texts []string
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("svg is not well-formed XML: %v", err)
+		}
+		if cd, ok := tok.(xml.CharData); ok {
+			texts = append(texts, string(cd))
+		}
+	}
+	return strings.Join(texts, " ")
 }

@@ -93,6 +93,10 @@ func thumbnail(e LegendEntry) plot.Thumbnailer {
 		return budgetLine{}
 	case LegendMark:
 		return markSet{}
+	case LegendDot:
+		return dotThumb{style: e.Style}
+	case LegendNoInterval:
+		return dotThumb{style: e.Style, hollow: true}
 	}
 	return rangeLine{s: Series{Style: e.Style}}
 }

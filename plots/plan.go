@@ -8,19 +8,21 @@ import (
 	"github.com/fastpathlab/fplab/results"
 )
 
-// Plan builds, from a run's rows, every figure WriteAll draws: per format,
-// throughput vs batch size, the checkpoint trade-off, and the allocator,
-// CRC and broker-count comparisons. It is pure data (no rendering); a figure
+// Plan builds, from a run's rows, every figure WriteAll draws: the
+// overview of every cell, one figure per axis that takes two or more values,
+// then per format throughput vs batch size, the checkpoint trade-off, and
+// the allocator, CRC and broker-count comparisons. It is pure data (no rendering); a figure
 // without data carries a Skip reason instead of panels.
 func Plan(rows []results.Row, opt Options) []Figure {
 	ds := newDataset(rows)
+	styles := pathStyles(ds.cells)
+	figs := overviewFigures(ds, opt, styles)
+	figs = append(figs, axisFigures(ds, opt, styles)...)
 	formats := values(ds.cells, keyFormat)
 	if len(formats) == 0 {
-		return []Figure{{Name: "throughput", Title: opt.title("Throughput vs batch size"), Skip: "no cells with a format in the journal"}}
+		return append(figs, Figure{Name: "throughput", Title: opt.title("Throughput vs batch size"), Skip: "no cells with a format in the journal"})
 	}
-	styles := pathStyles(ds.cells)
 	knees := kneeOf(ds.cells, opt.budget())
-	var figs []Figure
 	for _, f := range formats {
 		figs = append(figs, throughputFigure(ds, f, opt, styles), tradeoffFigure(ds, f, opt, styles, knees))
 		for _, d := range compareDims {

@@ -1,6 +1,8 @@
 package plots
 
 import (
+	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -30,7 +32,7 @@ func TestPlanFixture(t *testing.T) {
 			t.Errorf("figure %s carries the emulated label in a native run", f.Name)
 		}
 	}
-	if got, want := strings.Join(names, " "), "throughput-json tradeoff-json alloc-json crc-json brokers-json"; got != want {
+	if got, want := strings.Join(names, " "), "overview by-path by-batch by-brokers by-alloc by-crc throughput-json tradeoff-json alloc-json crc-json brokers-json"; got != want {
 		t.Fatalf("figures = %s, want %s", got, want)
 	}
 
@@ -147,19 +149,31 @@ func TestSelectCellsPrefersCoverageThenPreference(t *testing.T) {
 }
 
 func TestSummarize(t *testing.T) {
+	inf := math.Inf(1)
 	tests := []struct {
 		in   []float64
 		want Stat
 	}{
 		{nil, Stat{}},
-		{[]float64{5}, Stat{5, 5, 5, 1}},
-		{[]float64{3, 1, 2}, Stat{2, 1, 3, 3}},
-		{[]float64{4, 1, 3, 2}, Stat{2.5, 1, 4, 4}},
+		{[]float64{5}, Stat{Median: 5, Min: 5, Max: 5, N: 1, Lo: -inf, Hi: inf}},
+		{[]float64{3, 1, 2}, Stat{Median: 2, Min: 1, Max: 3, N: 3, Lo: -inf, Hi: inf}},
+		{[]float64{4, 1, 3, 2}, Stat{Median: 2.5, Min: 1, Max: 4, N: 4, Lo: -inf, Hi: inf}},
+		// Six repetitions are the fewest with a 95% interval: the
+		// extreme order statistics, as benchstat prints for n=6.
+		{[]float64{6, 1, 5, 2, 4, 3}, Stat{Median: 3.5, Min: 1, Max: 6, N: 6, Lo: 1, Hi: 6}},
+		{[]float64{7, 1, 5, 2, 4, 3, 6, 8, 9, 10}, Stat{Median: 5.5, Min: 1, Max: 10, N: 10, Lo: 2, Hi: 9}},
 	}
 	for _, tt := range tests {
-		if got := summarize(tt.in); got != tt.want {
+		in := append([]float64(nil), tt.in...)
+		if got := summarize(in); got != tt.want {
 			t.Errorf("summarize(%v) = %+v, want %+v", tt.in, got, tt.want)
 		}
+		if !slices.Equal(in, tt.in) {
+			t.Errorf("summarize reordered its input: %v", in)
+		}
+	}
+	if (Stat{Median: 1, N: 3, Lo: math.Inf(-1), Hi: inf}).HasInterval() || !(Stat{Median: 1, N: 6, Lo: 0.9, Hi: 1.1}).HasInterval() {
+		t.Error("HasInterval disagrees with the bounds")
 	}
 }
 

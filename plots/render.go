@@ -22,14 +22,15 @@ func Render(fig Figure, format string) ([]byte, error) {
 	if len(fig.Panels) == 0 {
 		return nil, fmt.Errorf("plots: figure %s has no panels", fig.Name)
 	}
-	hdr := newHeader(fig, figWidth-3*figMargin-vg.Points(12))
-	height := hdr.height + vg.Length(len(fig.Panels))*panelHeight
+	width, panelH := figureSize(fig)
+	hdr := newHeader(fig, width-3*figMargin-vg.Points(12))
+	height := hdr.height + vg.Length(len(fig.Panels))*panelH
 	var cw vg.CanvasWriterTo
 	switch format {
 	case "png":
-		cw = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(figWidth, height), vgimg.UseDPI(dpi))}
+		cw = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(width, height), vgimg.UseDPI(dpi))}
 	case "svg":
-		cw = vgsvg.New(figWidth, height)
+		cw = vgsvg.New(width, height)
 	default:
 		return nil, fmt.Errorf("plots: unknown image format %q (want png or svg)", format)
 	}
@@ -56,6 +57,30 @@ func Render(fig Figure, format string) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
+// figureSize is the image width and the height of each panel. A row panel
+// is as tall as its rows need and widens so that long cell labels leave the
+// data area at least rowDataWidth; a figure of more than two panels has
+// shorter dot panels, so a faceted figure stays within a screen or two.
+func figureSize(fig Figure) (width, panelH vg.Length) {
+	width, panelH = figWidth, panelHeight
+	if len(fig.Panels) > 2 && fig.Panels[0].Kind == DotPanel {
+		panelH = shortPanelHeight
+	}
+	for _, pn := range fig.Panels {
+		if pn.Kind != RowPanel {
+			continue
+		}
+		sty := textStyle(rowFont, markColor)
+		var label vg.Length
+		for _, r := range pn.Rows {
+			label = max(label, sty.Width(r.Label))
+		}
+		width = max(width, label+rowDataWidth)
+		panelH = max(rowMinHeight, vg.Length(len(pn.Rows))*rowPitch+rowAxisRoom)
+	}
+	return width, panelH
+}
+
 // buildPanel turns one Panel into a gonum plot of the lab's plotters.
 func buildPanel(pn Panel) *plot.Plot {
 	p := plot.New()
@@ -66,6 +91,11 @@ func buildPanel(pn Panel) *plot.Plot {
 	switch pn.Kind {
 	case BarPanel:
 		addBars(p, pn)
+	case DotPanel:
+		addDots(p, pn)
+	case RowPanel:
+		addRows(p, pn)
+		return p
 	default:
 		addLines(p, pn)
 	}
@@ -133,4 +163,36 @@ func addBars(p *plot.Plot, pn Panel) {
 	}
 	p.NominalX(pn.Groups...)
 	p.X.Min, p.X.Max = -0.5, float64(len(pn.Groups))-0.5
+}
+
+func addDots(p *plot.Plot, pn Panel) {
+	if len(pn.Groups) == 0 {
+		return
+	}
+	p.Add(dotGroups{groups: pn.Groups, sets: pn.Dots, notes: pn.Notes})
+	p.NominalX(pn.Groups...)
+	p.X.Min, p.X.Max = -0.5, float64(len(pn.Groups))-0.5
+}
+
+// addRows lays out a row panel: cell labels as the y ticks, rec/s along x
+// from zero.
+func addRows(p *plot.Plot, pn Panel) {
+	if len(pn.Rows) == 0 {
+		return
+	}
+	rs := rowSet{rows: pn.Rows}
+	p.Add(rs)
+	labels := make([]string, len(pn.Rows))
+	for i, r := range pn.Rows {
+		labels[int(rs.y(i))] = r.Label
+	}
+	p.Y.Tick.Label.Font.Size = rowFont
+	p.NominalY(labels...)
+	p.Y.Min, p.Y.Max = -0.6, float64(len(pn.Rows))-0.4
+	p.X.Tick.Marker = siTicks{}
+	p.X.Min = 0
+	if !(p.X.Max > 0) {
+		p.X.Max = 1
+	}
+	p.X.Max *= 1.08 // room for the widest interval's cap
 }

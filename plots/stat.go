@@ -1,29 +1,44 @@
 package plots
 
-import "sort"
+import (
+	"math"
+	"slices"
+	"sort"
+
+	"github.com/fastpathlab/fplab/results"
+	"golang.org/x/perf/benchmath"
+)
 
 // Stat summarises one metric of one cell across its successful
-// repetitions: the median with the smallest and largest sample. N is the
-// number of samples; N == 0 means "no data" and the other fields are zero.
+// repetitions. Median, Lo and Hi are the summary the tables print
+// (benchmath.AssumeNothing at results.Confidence): the median and its
+// distribution-free 95% interval, so a figure's error bar and a table's
+// "± x%" are the same interval. Lo and Hi are ±Inf when the repetitions are
+// too few for an interval (fewer than 6 at 95%). Min and Max are the
+// smallest and largest sample. N is the number of samples; N == 0 means
+// "no data" and the other fields are zero.
 type Stat struct {
 	Median, Min, Max float64
 	N                int
+	Lo, Hi           float64
 }
 
-// summarize returns the median, min and max of vs (N == 0 for none). The
-// median of an even count is the mean of the two middle samples.
+// HasInterval reports whether the repetitions were enough for a 95%
+// interval.
+func (s Stat) HasInterval() bool {
+	return s.N > 0 && !math.IsInf(s.Lo, 0) && !math.IsInf(s.Hi, 0)
+}
+
+// summarize summarises vs (N == 0 for none) with benchmath, exactly as
+// results' tables do; it leaves vs untouched.
 func summarize(vs []float64) Stat {
 	if len(vs) == 0 {
 		return Stat{}
 	}
-	s := append([]float64(nil), vs...)
-	sort.Float64s(s)
-	n := len(s)
-	med := s[n/2]
-	if n%2 == 0 {
-		med = (s[n/2-1] + s[n/2]) / 2
-	}
-	return Stat{Median: med, Min: s[0], Max: s[n-1], N: n}
+	s := benchmath.NewSample(slices.Clone(vs), &benchmath.DefaultThresholds)
+	sum := benchmath.AssumeNothing.Summary(s, results.Confidence)
+	n := len(s.Values)
+	return Stat{Median: sum.Center, Min: s.Values[0], Max: s.Values[n-1], N: n, Lo: sum.Lo, Hi: sum.Hi}
 }
 
 func sortPoints(ps []Point) { sort.Slice(ps, func(i, j int) bool { return ps[i].X < ps[j].X }) }

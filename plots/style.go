@@ -17,6 +17,16 @@ const (
 	panelHeight = 3.6 * vg.Inch
 	figMargin   = 8 // points around the header
 	dpi         = 96
+	// shortPanelHeight is the panel height of a figure of three or more.
+	shortPanelHeight = 2.6 * vg.Inch
+	// A row panel: the pitch of its rows, the room its x axis takes, the
+	// least width left for data beside the labels, the label size and the
+	// least height.
+	rowPitch     = 15 // points
+	rowAxisRoom  = 0.9 * vg.Inch
+	rowDataWidth = 4.2 * vg.Inch
+	rowFont      = 9 // points
+	rowMinHeight = 1.6 * vg.Inch
 )
 
 // palette is Okabe-Ito (colour-blind safe); index = Series.Style.
@@ -31,6 +41,10 @@ var palette = []color.Color{
 	color.NRGBA{0x00, 0x00, 0x00, 0xFF}, // black
 }
 
+// neutralStyle is the style of dots that stand for no path: blue, a colour
+// no known path has.
+const neutralStyle = 4
+
 // barPalette colours the compared values of a bar chart.
 var barPalette = []color.Color{palette[4], palette[5], palette[2], palette[3], palette[1], palette[0], palette[6]}
 
@@ -43,6 +57,8 @@ var (
 	budgetColor = color.NRGBA{0xC0, 0x00, 0x00, 0xFF}
 	markColor   = color.Black
 	gapColor    = color.NRGBA{0x66, 0x66, 0x66, 0xFF}
+	failColor   = color.NRGBA{0xA0, 0x10, 0x10, 0xFF}
+	whiteColor  = color.White
 )
 
 func colorOf(pal []color.Color, i int) color.Color {

@@ -16,8 +16,8 @@ func TestWriteAll(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(files) != 10 {
-		t.Fatalf("wrote %d files %v, want 5 figures x png+svg", len(files), files)
+	if len(files) != 22 {
+		t.Fatalf("wrote %d files %v, want 11 figures (overview, 5 axes, 5 per format) x png+svg", len(files), files)
 	}
 	for _, f := range files {
 		st, err := os.Stat(f)
@@ -32,17 +32,18 @@ func TestWriteAll(t *testing.T) {
 		t.Errorf("skipped.txt exists though nothing was skipped: %v", err)
 	}
 
-	// A run without checkpoints and with a single batch: nothing to draw,
-	// every figure listed with its reason, a stale figure list replaced.
+	// A run of one cell without checkpoints: only the overview applies,
+	// every other figure is listed with its reason, and the images of the
+	// previous run are not claimed as written.
 	rows := []results.Row{{Cell: "path=fast/format=json/batch=8192", OK: true, Metrics: []results.Metric{{Unit: "rec/s", Value: 1}}}}
 	files, err = WriteAll(dir, rows, Options{Formats: []string{"png"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(files) != 1 || filepath.Base(files[0]) != SkippedFile {
-		t.Fatalf("files %v, want only %s", files, SkippedFile)
+	if len(files) != 2 || filepath.Base(files[0]) != "overview.png" || filepath.Base(files[1]) != SkippedFile {
+		t.Fatalf("files %v, want overview.png and %s", files, SkippedFile)
 	}
-	list, err := os.ReadFile(files[0])
+	list, err := os.ReadFile(files[1])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,6 +51,9 @@ func TestWriteAll(t *testing.T) {
 		if !strings.Contains(string(list), want+"") {
 			t.Errorf("skipped.txt lacks %q:\n%s", want, list)
 		}
+	}
+	if strings.Contains(string(list), "overview") || strings.Contains(string(list), "by-") {
+		t.Errorf("skipped.txt lists a figure that applies to every run:\n%s", list)
 	}
 }
 

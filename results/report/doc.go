@@ -32,7 +32,9 @@
 //     shows the cost within Options.CostBudget (default 2%): shown,
 //     exceeded or not resolved. Left out when no cell has a twin.
 //   - Figures: each drawn figure as a relative PNG link with its caption and
-//     SVG link; figures without data listed with the reason.
+//     SVG link, in plots.Plan's order — the overview of every cell's rec/s,
+//     one figure per axis that varies (by-path, by-format, ...), then the
+//     per-format figures; figures without data listed with the reason.
 //   - Tables: results.BuildTablesWith of the swept cells (A/A cells left
 //     out; axis values in the spec's order, so its first value is the
 //     baseline column) rendered here as Markdown — rec/s unfolded, every other unit in a
