@@ -16,23 +16,6 @@ type Cluster struct {
 	Props     map[string]string
 }
 
-// Redacted is the text that replaces secret values.
-const RedactedValue = "REDACTED"
-
-// secretMarks are the substrings that make a property key secret.
-var secretMarks = []string{"password", "secret", "token", "key.pem", "sasl.jaas", "oauthbearer"}
-
-// IsSecretKey reports whether a property's value must never be printed.
-func IsSecretKey(key string) bool {
-	k := strings.ToLower(key)
-	for _, m := range secretMarks {
-		if strings.Contains(k, m) {
-			return true
-		}
-	}
-	return false
-}
-
 // ParseProps turns repeated `--cluster-prop k=v` values into a map. Keys
 // are trimmed and must be non-empty and unique; values are kept as given
 // (they may contain '='). Errors never quote a secret value.

@@ -3,8 +3,10 @@ package ladder
 import (
 	"context"
 	"fmt"
+	"os"
 	"os/exec"
 	"regexp"
+	"slices"
 	"syscall"
 	"time"
 
@@ -20,6 +22,9 @@ type childCmd struct {
 	Timeout time.Duration
 	Grace   time.Duration // SIGTERM -> SIGKILL delay
 	CPUs    string        // pin to this CPU list ("0", "1-3"); empty: no pinning
+	// Secrets are the child's secret cluster props, passed on an inherited
+	// pipe at rung.SecretsFD (see rung.SecretPipe), never in Args or Env.
+	Secrets map[string]string
 }
 
 // childResult is what came out of a child.
@@ -65,8 +70,22 @@ func runChild(ctx context.Context, cc childCmd) childResult {
 	if cc.CPUs != "" {
 		bin, args = pinArgv(cc.CPUs, bin, args)
 	}
+	// Each child gets a TMPDIR of its own, removed once its process group
+	// is gone: a cell killed at its timeout runs no clean-up of its own,
+	// and its checkpoint store and sink output (ladder/rung/ckpt.go) or the
+	// Java rung's files would stay behind.
+	tmp, err := os.MkdirTemp("", "fplab-child-")
+	if err != nil {
+		now := time.Now()
+		return childResult{Exit: -1, StartErr: fmt.Errorf("ladder: child's temporary directory: %w", err), Start: now, End: now}
+	}
+	defer os.RemoveAll(tmp)
+	env := cc.Env
+	if env == nil {
+		env = os.Environ()
+	}
 	cmd := exec.Command(bin, args...)
-	cmd.Env = cc.Env
+	cmd.Env = append(slices.Clone(env), "TMPDIR="+tmp)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	stdout := &limitBuffer{max: stdoutKeep}
 	stderr := &tailBuffer{max: stderrKeep}
@@ -74,7 +93,15 @@ func runChild(ctx context.Context, cc childCmd) childResult {
 	cmd.WaitDelay = grace + waitDelayExtra
 
 	res := childResult{Exit: -1, Start: time.Now()}
-	if err := startPinned(cmd, cc.CPUs); err != nil {
+	files, err := rung.SecretPipe(cc.Secrets)
+	if err == nil {
+		cmd.ExtraFiles = files
+		err = startPinned(cmd, cc.CPUs)
+		for _, f := range files {
+			f.Close() // the child holds its own copy
+		}
+	}
+	if err != nil {
 		res.StartErr = err
 		res.End = time.Now()
 		return res

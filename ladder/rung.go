@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fastpathlab/fplab/clusters"
 	"github.com/fastpathlab/fplab/ladder/rung"
 	"github.com/fastpathlab/fplab/results"
 	"github.com/fastpathlab/fplab/source"
@@ -18,7 +19,8 @@ import (
 // uses to start its readers. The child's own timeout is a little shorter
 // than the ladder's hard one, so a slow cell reports its own clear error
 // before it is killed. Expected row hashes are cached in the run directory
-// (hashDir), so only the first cell per corpus computes them.
+// (hashDir), so only the first cell per corpus computes them. Secret
+// cluster props are not in argv: the child reads rungSecrets on a pipe.
 func rungArgs(s *Spec, e Entry, bootstrap []string, topic, hashDir string) []string {
 	c := e.Cell
 	rc := rung.Cell{
@@ -32,9 +34,7 @@ func rungArgs(s *Spec, e Entry, bootstrap []string, topic, hashDir string) []str
 		rc.Failures = s.Failures
 		rc.KillSeed = killSeed(s.Seed, c.Name(), e.Rep)
 	}
-	if c.Cluster == "external" {
-		rc.Props = s.ClusterProps
-	}
+	rc.Props = cellProps(s, c)
 	if c.Prof {
 		rc.Tags = append(rc.Tags, "prof=on")
 	}
@@ -45,6 +45,23 @@ func rungArgs(s *Spec, e Entry, bootstrap []string, topic, hashDir string) []str
 		rc.Tags = append(rc.Tags, c.Tag)
 	}
 	return append([]string{"rung"}, rc.Args()...)
+}
+
+// rungSecrets are the secret cluster props of entry e's child, which
+// rungArgs leaves out of argv (announcing --secrets-fd instead): pass them
+// as childCmd.Secrets.
+func rungSecrets(s *Spec, e Entry) map[string]string {
+	_, secrets := clusters.SplitSecrets(cellProps(s, e.Cell))
+	return secrets
+}
+
+// cellProps are the client properties a cell's child uses: the spec's, for
+// an external cluster only.
+func cellProps(s *Spec, c Cell) map[string]string {
+	if c.Cluster == "external" {
+		return s.ClusterProps
+	}
+	return nil
 }
 
 // childTimeout leaves the ladder's hard timeout a margin over the child's.

@@ -22,7 +22,7 @@ func TestRungArgs(t *testing.T) {
 	got = strings.Join(rungArgs(s, e, []string{"k:9092"}, "t", ""), " ")
 	want = "rung --path fast --format json --batch 8192 --brokers 3 --alloc mimalloc2 --crc off --cluster external" +
 		" --bootstrap k:9092 --topic t --partitions 6 --records 2000000 --seed 42 --schema bid --timeout 1m35s" +
-		" --cluster-prop sasl.username=u --cluster-prop security.protocol=SASL_SSL --checkpoint-interval 500ms --failures 3 --kill-seed 1925283395309014351"
+		" --cluster-prop security.protocol=SASL_SSL --secrets-fd 3 --checkpoint-interval 500ms --failures 3 --kill-seed 1925283395309014351"
 	if got != want {
 		t.Errorf("\n got %s\nwant %s", got, want)
 	}

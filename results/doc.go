@@ -22,8 +22,10 @@
 //	                                       +--Compare-----> deltas and Regressions between runs
 //	                                       +--NoiseFloor--> A/A calibration
 //
-// results is a leaf: it imports no other package of the project, so cmd/
-// and plots/ read runs without the ladder. It follows golang.org/x/perf:
+// results is a leaf: of the project it imports only clusters/secret (the
+// standard-library-only list of secret client properties, with which
+// WriteManifest redacts the spec), so cmd/ and plots/ read runs without the
+// ladder or any Kafka client. It follows golang.org/x/perf:
 // benchfmt reads and writes the format, benchproc projects the key=value
 // parts of the cell names onto table rows and columns, benchmath computes
 // the statistics; the data model (Table, Stat, Comparison, Noise) is kept
@@ -35,8 +37,9 @@
 // DefaultRoot, results/runs) holding:
 //
 //   - manifest.json: Manifest — host Fingerprint, Go, librdkafka and
-//     allocator versions, commit, the ladder's spec, start/end, measured
-//     fraction, emulation and build flags.
+//     allocator versions, commit, the ladder's spec (secret client
+//     properties written as REDACTED), start/end, measured fraction,
+//     emulation and build flags.
 //   - journal.jsonl: one Row per line, fsynced per row. A killed ladder
 //     leaves at most a torn last line: ReadJournal drops it and says so,
 //     OpenJournal cuts it before appending; Finished/Done tell a resumed

@@ -35,21 +35,28 @@ type Manifest struct {
 }
 
 // WriteManifest writes m to dir/manifest.json (via a temporary file and a
-// rename, so a reader never sees half a manifest).
+// rename, so a reader never sees half a manifest). Secret client properties
+// in the spec (see package clusters/secret) are written as "REDACTED": the
+// manifest, and the report rendered from it, never hold a secret.
 func WriteManifest(dir string, m Manifest) error {
 	path := filepath.Join(dir, ManifestFile)
+	spec, err := redactSpec(m.Spec)
+	if err != nil {
+		return err
+	}
+	m.Spec = spec
 	data, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
-		return fmt.Errorf("results: encode %s: %v", path, err)
+		return fmt.Errorf("results: encode %s: %w", path, err)
 	}
 	data = append(data, '\n')
 	tmp := path + ".tmp"
 	if err := writeFileSync(tmp, data); err != nil {
-		return fmt.Errorf("results: write %s: %v", path, err)
+		return fmt.Errorf("results: write %s: %w", path, err)
 	}
 	if err := os.Rename(tmp, path); err != nil {
 		os.Remove(tmp)
-		return fmt.Errorf("results: write %s: %v", path, err)
+		return fmt.Errorf("results: write %s: %w", path, err)
 	}
 	return nil
 }
@@ -59,11 +66,11 @@ func ReadManifest(dir string) (Manifest, error) {
 	path := filepath.Join(dir, ManifestFile)
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return Manifest{}, fmt.Errorf("results: read manifest: %v", err)
+		return Manifest{}, fmt.Errorf("results: read manifest: %w", err)
 	}
 	var m Manifest
 	if err := json.Unmarshal(data, &m); err != nil {
-		return Manifest{}, fmt.Errorf("results: read %s: %v", path, err)
+		return Manifest{}, fmt.Errorf("results: read %s: %w", path, err)
 	}
 	return m, nil
 }

@@ -1,6 +1,7 @@
 package rung
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -17,10 +18,13 @@ type Profiles struct {
 }
 
 // ParseArgs decodes `fplab rung` flags, the inverse of Cell.Args. It uses
-// its own flag set (no globals); usage goes to usage.
+// its own flag set (no globals). A bad flag is only returned, for the
+// caller to print once; -h writes the flags to usage and returns
+// flag.ErrHelp.
 func ParseArgs(args []string, usage io.Writer) (Cell, Profiles, error) {
 	fs := flag.NewFlagSet("fplab rung", flag.ContinueOnError)
-	fs.SetOutput(usage)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
 	var (
 		path      = fs.String("path", "fast", "consume path: rowwise, shallow, fast, franz or java")
 		format    = fs.String("format", "json", "message format: json, avro, protobuf, csv or raw")
@@ -45,13 +49,19 @@ func ParseArgs(args []string, usage io.Writer) (Cell, Profiles, error) {
 		role      = fs.String("role", "", "internal: \"reader\" for a checkpointing reader process")
 		cpuProf   = fs.String("cpuprofile", "", "write a CPU profile of the cell to this file")
 		memProf   = fs.String("memprofile", "", "write a heap profile at the end of the cell to this file")
+		secretsFD = fs.Int("secrets-fd", 0, "internal: read secret cluster props (a JSON object) from this inherited descriptor, then close it")
 		props     multiFlag
 		tags      multiFlag
 	)
 	fs.Var(&props, "cluster-prop", "client property k=v for an external cluster (repeatable)")
 	fs.Var(&tags, "tag", "extra key=value name part, e.g. aa=a (repeatable)")
 	if err := fs.Parse(args); err != nil {
-		return Cell{}, Profiles{}, err
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(usage, "usage: fplab rung [flags]")
+			fs.SetOutput(usage)
+			fs.PrintDefaults()
+		}
+		return Cell{}, Profiles{}, fmt.Errorf("rung: %w", err)
 	}
 	if fs.NArg() > 0 {
 		return Cell{}, Profiles{}, fmt.Errorf("rung: unexpected argument %q", fs.Arg(0))
@@ -75,6 +85,15 @@ func ParseArgs(args []string, usage io.Writer) (Cell, Profiles, error) {
 	pm, err := clusters.ParseProps(props)
 	if err != nil {
 		return Cell{}, Profiles{}, err
+	}
+	if *secretsFD > 0 {
+		secrets, err := readSecrets(*secretsFD)
+		if err != nil {
+			return Cell{}, Profiles{}, err
+		}
+		if pm, err = mergeSecrets(pm, secrets); err != nil {
+			return Cell{}, Profiles{}, err
+		}
 	}
 	var bs []string
 	if *bootstrap != "" {

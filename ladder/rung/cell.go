@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fastpathlab/fplab/clusters"
 	"github.com/fastpathlab/fplab/source"
 	"github.com/fastpathlab/fplab/workloads"
 )
@@ -56,7 +57,9 @@ type Cell struct {
 }
 
 // Args renders the cell as `fplab rung` flags, the one encoding the ladder
-// and a checkpointing supervisor use to start a cell's processes.
+// and a checkpointing supervisor use to start a cell's processes. Secret
+// props (clusters.IsSecretKey) are not among them: a child started with
+// these flags must inherit SecretFiles.
 func (c *Cell) Args() []string {
 	crc := "off"
 	if c.CRC {
@@ -70,8 +73,13 @@ func (c *Cell) Args() []string {
 		"--partitions", fmt.Sprint(c.Partitions), "--records", fmt.Sprint(c.Records),
 		"--seed", fmt.Sprint(c.Seed), "--schema", c.Schema, "--timeout", c.Timeout.String(),
 	}
-	for _, k := range sortedKeys(c.Props) {
-		a = append(a, "--cluster-prop", k+"="+c.Props[k])
+	public, secrets := clusters.SplitSecrets(c.Props)
+	for _, k := range sortedKeys(public) {
+		a = append(a, "--cluster-prop", k+"="+public[k])
+	}
+	if len(secrets) > 0 {
+		// The values travel on a pipe: see SecretFiles.
+		a = append(a, "--secrets-fd", fmt.Sprint(SecretsFD))
 	}
 	for _, t := range c.Tags {
 		a = append(a, "--tag", t)
@@ -145,6 +153,9 @@ func (c *Cell) validate() error {
 		return fmt.Errorf("rung: unknown role %q", c.Role)
 	case c.Role == "reader" && c.CkptDir == "":
 		return fmt.Errorf("rung: a reader needs --ckpt-dir")
+	}
+	if err := checkNotRedacted(c.Props); err != nil {
+		return err
 	}
 	if err := c.validateKafka(); err != nil {
 		return err

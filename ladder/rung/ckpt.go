@@ -118,6 +118,7 @@ func runSupervised(ctx context.Context, c *Cell, b Build, cl clusters.Cluster, w
 		Store: store, Output: output, Start: start, Stop: stop,
 		Failures: c.Failures, Seed: killSeed(c),
 		ReaderArgv:   func(int) []string { return argv },
+		ReaderFiles:  func(int) ([]*os.File, error) { return reader.SecretFiles() },
 		StallTimeout: stallTimeout(c.Timeout),
 		Stderr:       os.Stderr,
 	})
