@@ -30,11 +30,11 @@ func withDefaultTimeout(ctx context.Context) (context.Context, context.CancelFun
 	return context.WithTimeout(ctx, defaultOpTimeout)
 }
 
-// probe dials the bootstrap addresses until one accepts a TCP connection.
+// reachAny dials the bootstrap addresses until one accepts a TCP connection.
 // When none does, the error names them and quotes the first dial error, so
 // an unreachable cluster is reported at once instead of after franz-go's
 // retries.
-func probe(ctx context.Context, seeds []string) error {
+func reachAny(ctx context.Context, seeds []string) error {
 	d := net.Dialer{Timeout: dialTimeout}
 	var first error
 	for _, s := range seeds {
@@ -60,7 +60,7 @@ func (c Cluster) newClient(ctx context.Context, extra ...kgo.Opt) (*kgo.Client, 
 	if err != nil {
 		return nil, err
 	}
-	if err := probe(ctx, c.seeds()); err != nil {
+	if err := reachAny(ctx, c.seeds()); err != nil {
 		return nil, err
 	}
 	opts = append(opts,

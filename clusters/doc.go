@@ -23,6 +23,12 @@
 //     that corpus, so callers skip Load.
 //   - Read-back: BrokerCount and PartitionCount from cluster metadata, always
 //     bounded in time, with one-line errors for an unreachable bootstrap.
+//   - Liveness, so a dead broker is named instead of waited on: Probe checks
+//     that every bootstrap broker answers; Load watches its brokers and
+//     stops within about a second of a death; both return a
+//     *BrokerDownError, which tells "the infrastructure died" from "a cell
+//     failed on its own". Embedded.Exited reports the broker process's
+//     death, Embedded.Kill causes one for fault tests.
 //
 // The package imports nothing of the project: the corpus enters as a
 // message func, so it stays independent of workloads. Tests and other

@@ -6,7 +6,6 @@ import (
 	"io"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
@@ -93,11 +92,7 @@ func TestContextUntilEOF(t *testing.T) {
 	default:
 	}
 	pw.Close()
-	select {
-	case <-ctx.Done():
-	case <-time.After(10 * time.Second):
-		t.Fatal("context not cancelled at EOF")
-	}
+	await(t, ctx.Done(), "context cancelled at EOF")
 }
 
 // checkBrokerLimits reads back the limits RunEmbedded lifts so that a

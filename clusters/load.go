@@ -76,7 +76,9 @@ func WithDeliveryTimeout(d time.Duration) LoadOpt {
 // the result, and is called from several goroutines at once. Production is
 // idempotent and uncompressed. An existing topic is accepted only when it
 // has that partition count and is empty; callers skip Load when TopicReady
-// says the corpus is already there.
+// says the corpus is already there. If a bootstrap broker stops accepting
+// connections during the load, Load stops within about a second and
+// returns a *BrokerDownError naming it.
 func Load(ctx context.Context, c Cluster, topic string, partitions int, n int,
 	message func(dst []byte, i int) []byte, opts ...LoadOpt) (LoadStats, error) {
 	start := time.Now()
@@ -107,13 +109,19 @@ func Load(ctx context.Context, c Cluster, topic string, partitions int, n int,
 		return LoadStats{}, err
 	}
 	defer cl.Close()
+	// The watch ends the load within a second of a broker's death, with
+	// the broker's address, where franz-go would retry for the delivery
+	// timeout. It is stopped before cl closes.
+	ctx, stopWatch := watchBrokers(ctx, c.seeds(), watchEvery)
+	defer stopWatch()
 	if err := ensureTopic(ctx, c, cl, topic, partitions, cfg.replication); err != nil {
-		return LoadStats{}, err
+		return LoadStats{}, brokerDown(ctx, err)
 	}
 	p := &producer{cl: cl, topic: topic, partitions: partitions, n: n, message: message}
 	bytes, err := p.run(ctx, cfg.generators)
 	if err != nil {
-		return LoadStats{}, fmt.Errorf("clusters: load %d records into topic %s on %s: %v", n, topic, strings.Join(c.seeds(), ","), err)
+		return LoadStats{}, brokerDown(ctx, fmt.Errorf("clusters: load %d records into topic %s on %s: %w",
+			n, topic, strings.Join(c.seeds(), ","), err))
 	}
 	return LoadStats{Records: int64(n), Bytes: bytes, Duration: time.Since(start)}, nil
 }

@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/twmb/franz-go/pkg/kgo"
 
@@ -84,7 +83,7 @@ func TestLoadThenReadBack(t *testing.T) {
 	)
 	e := clusterstest.StartSelfT(t, 3, partitions)
 	c := clusters.Cluster{Bootstrap: e.Bootstrap()}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(t.Context(), failSafe)
 	defer cancel()
 
 	if ready, err := clusters.TopicReady(ctx, c, topic, partitions, n); err != nil || ready {
@@ -123,7 +122,7 @@ func TestLoadThenReadBack(t *testing.T) {
 func TestLoadIntoEmptyExistingTopic(t *testing.T) {
 	e := clusterstest.StartSelfT(t, 1, 4)
 	c := clusters.Cluster{Bootstrap: e.Bootstrap()}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(t.Context(), failSafe)
 	defer cancel()
 	// An empty topic of the right shape is reused.
 	if _, err := clusters.Load(ctx, c, "t", 4, 0, testMessage); err != nil {

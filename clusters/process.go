@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -34,6 +35,7 @@ type Embedded struct {
 
 	stopOnce sync.Once
 	stopErr  error
+	killed   atomic.Bool // Kill was called: the death was asked for
 }
 
 // StartEmbedded starts argv (the full command, e.g. {"/path/fplab",
@@ -43,6 +45,16 @@ type Embedded struct {
 // error quoting the child's stderr tail. ctx bounds only the start-up; the
 // child then runs until Stop.
 func StartEmbedded(ctx context.Context, argv []string, timeout time.Duration) (*Embedded, error) {
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	return startEmbedded(ctx, argv, timeout, timer.C)
+}
+
+// startEmbedded is StartEmbedded with the start-up deadline as a channel:
+// it gives up when expired delivers, and quotes timeout in the error.
+// Tests inject the channel so that the deadline fires after an event (the
+// child reached a known point), never after a race with the scheduler.
+func startEmbedded(ctx context.Context, argv []string, timeout time.Duration, expired <-chan time.Time) (*Embedded, error) {
 	if len(argv) == 0 {
 		return nil, errors.New("clusters: empty broker command")
 	}
@@ -86,31 +98,30 @@ func StartEmbedded(ctx context.Context, argv []string, timeout time.Duration) (*
 	lines := make(chan lineResult, 1)
 	go readBootstrap(stdoutR, lines)
 
-	timer := time.NewTimer(timeout)
-	defer timer.Stop()
-	var failure error
-	select {
-	case r := <-lines:
-		if r.err == nil {
-			e.bootstrap = r.addrs
-			return e, nil
-		}
-		failure = r.err
-		// Stdout usually ends because the child is exiting: report how.
+	var failure, stdoutErr error
+	for failure == nil {
 		select {
+		case r := <-lines:
+			if r.err == nil {
+				e.bootstrap = r.addrs
+				return e, nil
+			}
+			// Stdout usually ends because the child is exiting: keep
+			// waiting, so the error says how it exited.
+			lines, stdoutErr = nil, r.err
 		case <-e.exited:
-			failure = fmt.Errorf("exited before printing its bootstrap line: %v", e.waitErr)
-		case <-time.After(time.Second):
+			failure = fmt.Errorf("exited before printing its bootstrap line: %w", e.waitErr)
+		case <-expired:
+			failure = fmt.Errorf("did not print its bootstrap line within %v", timeout)
+			if stdoutErr != nil {
+				failure = fmt.Errorf("%w (%w)", failure, stdoutErr)
+			}
+		case <-ctx.Done():
+			failure = fmt.Errorf("start-up abandoned: %w", ctx.Err())
 		}
-	case <-e.exited:
-		failure = fmt.Errorf("exited before printing its bootstrap line: %v", e.waitErr)
-	case <-timer.C:
-		failure = fmt.Errorf("did not print its bootstrap line within %v", timeout)
-	case <-ctx.Done():
-		failure = fmt.Errorf("start-up abandoned: %w", ctx.Err())
 	}
 	e.kill()
-	return nil, fmt.Errorf("clusters: broker %s %s; stderr: %s", e.describe(), failure, e.stderrTail())
+	return nil, fmt.Errorf("clusters: broker %s %w; stderr: %s", e.describe(), failure, e.stderrTail())
 }
 
 type lineResult struct {
@@ -145,10 +156,29 @@ func (e *Embedded) Bootstrap() []string { return append([]string(nil), e.bootstr
 // Pid returns the child's process id (also its process group id).
 func (e *Embedded) Pid() int { return e.cmd.Process.Pid }
 
+// Exited is closed once the child has exited and been reaped, whether Stop
+// ended it or it died on its own, so that a caller can select on it beside
+// a cell to tell "the broker died" from "the cell failed", and a test can
+// wait for a death instead of polling /proc.
+func (e *Embedded) Exited() <-chan struct{} { return e.exited }
+
+// ExitErr is how the child exited (nil for status 0, else an
+// *exec.ExitError); it is nil while the child runs, so read it after
+// Exited is closed.
+func (e *Embedded) ExitErr() error {
+	select {
+	case <-e.exited:
+		return e.waitErr
+	default:
+		return nil
+	}
+}
+
 // Stop ends the child: it closes stdin, sends SIGTERM to the child's process
 // group, waits up to a few seconds, then sends SIGKILL. It returns nil when
-// the child exited with status 0 or died of that SIGTERM. Calling it again
-// returns the first result.
+// the child exited with status 0, died of that SIGTERM or was ended by
+// Kill; a child that died on its own before Stop is reported. Calling it
+// again returns the first result.
 func (e *Embedded) Stop() error {
 	e.stopOnce.Do(func() { e.stopErr = e.stop() })
 	return e.stopErr
@@ -168,8 +198,8 @@ func (e *Embedded) stop() error {
 		return fmt.Errorf("clusters: broker %s did not stop within %v of SIGTERM; killed; stderr: %s",
 			e.describe(), stopGrace, e.stderrTail())
 	}
-	if e.waitErr != nil && !terminatedBySIGTERM(e.waitErr) {
-		return fmt.Errorf("clusters: broker %s: %v; stderr: %s", e.describe(), e.waitErr, e.stderrTail())
+	if e.waitErr != nil && !terminatedBySIGTERM(e.waitErr) && !e.killed.Load() {
+		return fmt.Errorf("clusters: broker %s: %w; stderr: %s", e.describe(), e.waitErr, e.stderrTail())
 	}
 	return nil
 }
@@ -183,6 +213,14 @@ func terminatedBySIGTERM(err error) bool {
 	}
 	ws, ok := ee.Sys().(syscall.WaitStatus)
 	return ok && ws.Signaled() && ws.Signal() == syscall.SIGTERM
+}
+
+// Kill SIGKILLs the child's process group and returns once the child has
+// exited: the abrupt death of the infrastructure, for fault tests of what
+// runs against the broker. A later Stop returns nil.
+func (e *Embedded) Kill() {
+	e.killed.Store(true)
+	e.kill()
 }
 
 // kill sends SIGKILL to the child's process group and waits for the child.

@@ -4,11 +4,13 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -28,18 +30,6 @@ func alive(pid int) bool {
 	return i < 0 || i+2 >= len(s) || s[i+2] != 'Z'
 }
 
-// waitGone polls until pid is dead; a kill may take a moment to land.
-func waitGone(t *testing.T, pid int) {
-	t.Helper()
-	for range 100 {
-		if !alive(pid) {
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	t.Errorf("process %d still alive", pid)
-}
-
 func TestEmbeddedBrokerCount(t *testing.T) {
 	for _, brokers := range []int{1, 3} {
 		t.Run(strconv.Itoa(brokers), func(t *testing.T) {
@@ -47,7 +37,7 @@ func TestEmbeddedBrokerCount(t *testing.T) {
 			if got := len(e.Bootstrap()); got != brokers {
 				t.Fatalf("bootstrap %v has %d addresses, want %d", e.Bootstrap(), got, brokers)
 			}
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			ctx, cancel := context.WithTimeout(t.Context(), failSafe)
 			defer cancel()
 			n, err := clusters.BrokerCount(ctx, clusters.Cluster{Bootstrap: e.Bootstrap()})
 			if err != nil {
@@ -79,7 +69,7 @@ func TestStopLeavesNoProcess(t *testing.T) {
 		t.Errorf("second Stop: %v", err)
 	}
 	// The cluster is gone too.
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), failSafe)
 	defer cancel()
 	if _, err := clusters.BrokerCount(ctx, clusters.Cluster{Bootstrap: e.Bootstrap()}); err == nil {
 		t.Error("BrokerCount succeeded after Stop")
@@ -101,10 +91,48 @@ func TestStartEmbeddedChildFails(t *testing.T) {
 	}
 }
 
+// TestStartEmbeddedTimeoutKillsGroup: a child that never prints its
+// bootstrap line is killed with its whole process group when the start-up
+// deadline passes. The deadline is injected and fired once the shell has
+// started its grandchild, so the test holds on a loaded machine; the proof
+// that both died is EOF on a fifo both hold open, not a look at /proc.
 func TestStartEmbeddedTimeoutKillsGroup(t *testing.T) {
-	pidFile := filepath.Join(t.TempDir(), "pids")
-	script := fmt.Sprintf("echo warming up >&2; sleep 60 & echo $$ $! > %s; wait", pidFile)
-	_, err := clusters.StartEmbedded(context.Background(), []string{"/bin/sh", "-c", script}, 500*time.Millisecond)
+	fifo := filepath.Join(t.TempDir(), "held")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// fd 3 is the fifo's write end, inherited by sleep: it closes only when
+	// the shell and its sleep are both dead.
+	script := fmt.Sprintf("echo warming up >&2; exec 3>%s; sleep 60 & echo $$ $! >&3; wait", fifo)
+	expire := make(chan time.Time, 1) // never blocks the test if StartEmbedded already returned
+	errc := make(chan error, 1)
+	go func() {
+		_, err := clusters.StartEmbeddedExpiring(t.Context(), []string{"/bin/sh", "-c", script}, 500*time.Millisecond, expire)
+		errc <- err
+	}()
+	// Opening the read end waits for the shell to open the write end.
+	opened := make(chan *os.File, 1)
+	go func() {
+		f, err := os.Open(fifo)
+		if err != nil {
+			t.Error(err)
+		}
+		opened <- f
+	}()
+	f := await(t, opened, "the shell never opened the fifo")
+	if f == nil {
+		t.FailNow()
+	}
+	defer f.Close()
+	r := bufio.NewReader(f)
+	line, err := r.ReadString('\n')
+	pids := strings.Fields(line)
+	if err != nil || len(pids) != 2 {
+		t.Fatalf("fifo line %q, %v; want the shell's and sleep's pids", line, err)
+	}
+	t.Cleanup(func() { killPid(pids[1]) }) // only if the group kill failed
+	expire <- time.Now()
+	err = await(t, errc, "StartEmbedded after its deadline")
 	if err == nil {
 		t.Fatal("StartEmbedded of a silent command succeeded")
 	}
@@ -113,20 +141,20 @@ func TestStartEmbeddedTimeoutKillsGroup(t *testing.T) {
 			t.Errorf("error %q lacks %q", err, want)
 		}
 	}
-	b, rerr := os.ReadFile(pidFile)
-	if rerr != nil {
-		t.Fatalf("the shell never wrote its pids: %v", rerr)
+	eof := make(chan error, 1)
+	go func() {
+		_, err := io.Copy(io.Discard, r)
+		eof <- err
+	}()
+	if err := await(t, eof, fmt.Sprintf("shell %s or its sleep %s still holds the fifo", pids[0], pids[1])); err != nil {
+		t.Errorf("reading the fifo to EOF: %v", err)
 	}
-	fields := strings.Fields(string(b))
-	if len(fields) != 2 {
-		t.Fatalf("pid file %q, want two pids", b)
-	}
-	for _, f := range fields {
-		pid, err := strconv.Atoi(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		waitGone(t, pid) // both the shell and its sleep, via the process group
+}
+
+// killPid SIGKILLs a process the test may have left behind.
+func killPid(s string) {
+	if pid, err := strconv.Atoi(s); err == nil && pid > 0 {
+		_ = syscall.Kill(pid, syscall.SIGKILL)
 	}
 }
 
@@ -166,13 +194,8 @@ func TestBrokerStopsWhenStdinCloses(t *testing.T) {
 	}
 	go func() { done <- cmd.Wait() }()
 	stdin.Close()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Errorf("broker exit after stdin EOF: %v", err)
-		}
-	case <-time.After(20 * time.Second):
-		t.Fatal("broker still running 20s after its stdin closed")
+	if err := await(t, done, "broker exit after its stdin closed"); err != nil {
+		t.Errorf("broker exit after stdin EOF: %v", err)
 	}
 }
 
@@ -180,7 +203,7 @@ func TestBrokerStopsWhenStdinCloses(t *testing.T) {
 // stopped cleanly.
 func TestStopCleanOnUnhandledSIGTERM(t *testing.T) {
 	e, err := clusters.StartEmbedded(context.Background(),
-		[]string{"/bin/sh", "-c", "echo bootstrap: 127.0.0.1:9; exec sleep 60"}, 10*time.Second)
+		[]string{"/bin/sh", "-c", "echo bootstrap: 127.0.0.1:9; exec sleep 60"}, failSafe)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,5 +215,47 @@ func TestStopCleanOnUnhandledSIGTERM(t *testing.T) {
 	}
 	if alive(e.Pid()) {
 		t.Errorf("pid %d alive after Stop", e.Pid())
+	}
+}
+
+// TestExitedReportsDeath: a broker that dies on its own closes Exited,
+// and Stop then reports the death instead of calling it clean.
+func TestExitedReportsDeath(t *testing.T) {
+	e, err := clusters.StartEmbedded(t.Context(), clusterstest.SelfArgv(1, 2), clusterstest.StartTimeout)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = e.Stop() })
+	select {
+	case <-e.Exited():
+		t.Fatal("Exited closed while the broker runs")
+	default:
+	}
+	if err := e.ExitErr(); err != nil {
+		t.Errorf("ExitErr while running = %v, want nil", err)
+	}
+	if err := syscall.Kill(-e.Pid(), syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	await(t, e.Exited(), "Exited after SIGKILL")
+	if err := e.ExitErr(); err == nil || !strings.Contains(err.Error(), "signal: killed") {
+		t.Errorf("ExitErr = %v, want signal: killed", err)
+	}
+	if err := e.Stop(); err == nil || !strings.Contains(err.Error(), "signal: killed") {
+		t.Errorf("Stop after an unasked death = %v, want the death reported", err)
+	}
+}
+
+// TestKillThenStop: Kill is a death the caller asked for; Stop is clean.
+func TestKillThenStop(t *testing.T) {
+	e := clusterstest.StartSelfT(t, 1, 2)
+	e.Kill()
+	select {
+	case <-e.Exited():
+	default:
+		t.Fatal("Exited still open after Kill returned")
+	}
+	if err := e.Stop(); err != nil {
+		t.Errorf("Stop after Kill: %v", err)
 	}
 }

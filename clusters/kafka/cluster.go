@@ -123,6 +123,10 @@ func newClusterID() (string, error) {
 	if _, err := rand.Read(b[:]); err != nil {
 		return "", fmt.Errorf("clusters/kafka: cluster id: %v", err)
 	}
+	// The first base64url character comes from b[0]'s top six bits; with
+	// the top bit clear it is a letter, never '-', which kafka-storage's
+	// argument parser would take for an option (1 format in 64 failed).
+	b[0] &= 0x7f
 	b[6] = b[6]&0x0f | 0x40
 	b[8] = b[8]&0x3f | 0x80
 	return base64.RawURLEncoding.EncodeToString(b[:]), nil

@@ -10,6 +10,11 @@ import (
 	"github.com/fastpathlab/fplab/workloads"
 )
 
+// probeTimeout bounds the check that every bootstrap broker answers before
+// a load: a live broker answers in milliseconds, a dead one refuses at
+// once, and only a host that drops packets uses the bound.
+const probeTimeout = 10 * time.Second
+
 // runLoad loads a corpus into a cluster (what the ladder does once per
 // format and cluster), for manual cells and debugging.
 func runLoad(ctx context.Context, args []string) error {
@@ -60,6 +65,12 @@ func runLoad(ctx context.Context, args []string) error {
 	ctx, cancel := context.WithTimeout(ctx, *timeout)
 	defer cancel()
 	cl := clusters.Cluster{Bootstrap: bs, Props: pm}
+	// Every broker must answer before anything is written: a dead one is
+	// named at once, not after franz-go's retries. During the load, Load's
+	// own watch names a broker that dies.
+	if err := clusters.Probe(ctx, cl, probeTimeout); err != nil {
+		return err
+	}
 	ready, err := clusters.TopicReady(ctx, cl, name, *parts, *records)
 	if err != nil {
 		return err

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/fastpathlab/fplab/clusters/kafka"
 )
@@ -34,8 +35,14 @@ func Dist(t testing.TB) string {
 	return ""
 }
 
+// startFailSafe is the tests' default StartTimeout: a JVM start that takes
+// seconds alone can take minutes on a machine loaded by parallel test
+// binaries, and the bound is there to turn a hang into a failure, not to
+// measure the start.
+const startFailSafe = 5 * time.Minute
+
 // Start starts a cluster with o (Dir defaults to a test temp directory,
-// HeapMB to 512) and registers a cleanup that stops it and fails the test
+// HeapMB to 512, StartTimeout to startFailSafe) and registers a cleanup that stops it and fails the test
 // if any process whose command line names the cluster's directory is
 // still alive afterwards.
 func Start(t testing.TB, o kafka.Options) *kafka.Cluster {
@@ -46,6 +53,9 @@ func Start(t testing.TB, o kafka.Options) *kafka.Cluster {
 	}
 	if o.HeapMB == 0 {
 		o.HeapMB = 512
+	}
+	if o.StartTimeout == 0 {
+		o.StartTimeout = startFailSafe
 	}
 	c, err := kafka.Start(context.Background(), o)
 	if err != nil {
