@@ -30,6 +30,9 @@ type Comparison struct {
 	Rows []CompareRow
 	// OnlyOld and OnlyNew list cells that only one run measured.
 	OnlyOld, OnlyNew []string
+	// OldRows, NewRows count each run's journal rows; OldOK, NewOK the
+	// measured (OK) ones among them.
+	OldRows, NewRows, OldOK, NewOK int
 }
 
 // CompareRow compares one cell's unit between the runs. New.Delta holds
@@ -60,7 +63,8 @@ func Compare(old, new []Row, threshold float64) (Comparison, error) {
 	if err != nil {
 		return Comparison{}, fmt.Errorf("results: compare new run: %v", strings.TrimPrefix(err.Error(), "results: "))
 	}
-	c := Comparison{Threshold: threshold, OldLabel: "old", NewLabel: "new"}
+	c := Comparison{Threshold: threshold, OldLabel: "old", NewLabel: "new",
+		OldRows: len(old), NewRows: len(new), OldOK: countOK(old), NewOK: countOK(new)}
 	axes := slices.Clone(dOld.axes)
 	for _, a := range dNew.axes {
 		if !slices.Contains(axes, a) {
@@ -180,14 +184,15 @@ func directionText(d Direction) string {
 }
 
 // WriteText renders the comparison: one table per unit, then the cells
-// only one run measured and the regression verdict.
+// only one run measured, the regression verdict and, when the comparison
+// is not Complete, why.
 func (c Comparison) WriteText(w io.Writer) error {
 	for _, t := range c.Tables() {
 		if err := t.WriteText(w); err != nil {
 			return err
 		}
 		if _, err := io.WriteString(w, "\n"); err != nil {
-			return fmt.Errorf("results: write comparison: %v", err)
+			return fmt.Errorf("results: write comparison: %w", err)
 		}
 	}
 	var b strings.Builder
@@ -204,8 +209,11 @@ func (c Comparison) WriteText(w io.Writer) error {
 		fmt.Fprintf(&b, "  %s %s: %s -> %s (%s, %s)\n", r.Cell, r.Unit,
 			scaled(r.Old.Center), scaled(r.New.Center), r.New.Delta.Text, r.New.Delta.Note)
 	}
+	if err := c.Complete(); err != nil {
+		fmt.Fprintf(&b, "INCOMPLETE: %s\n", strings.TrimPrefix(err.Error(), "results: compare: "+ErrIncomplete.Error()+": "))
+	}
 	if _, err := io.WriteString(w, b.String()); err != nil {
-		return fmt.Errorf("results: write comparison: %v", err)
+		return fmt.Errorf("results: write comparison: %w", err)
 	}
 	return nil
 }

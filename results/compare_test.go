@@ -2,6 +2,7 @@ package results
 
 import (
 	"bytes"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -155,5 +156,61 @@ func TestBetter(t *testing.T) {
 	}
 	if worse, _ := Worse("ns/rec", 0, 90); worse {
 		t.Error("zero baseline called worse")
+	}
+}
+
+func TestCompareComplete(t *testing.T) {
+	old, new := compareFixture()
+	failed := func(rows []Row) []Row {
+		out := make([]Row, len(rows))
+		for i, r := range rows {
+			out[i] = Row{Cell: r.Cell, Rep: r.Rep, Reason: "exit status 1: boom"}
+		}
+		return out
+	}
+	keep := func(rows []Row, cell string) []Row {
+		var out []Row
+		for _, r := range rows {
+			if r.Cell == cell {
+				out = append(out, r)
+			}
+		}
+		return out
+	}
+	cases := []struct {
+		name     string
+		old, new []Row
+		want     string // "" = complete
+	}{
+		{"same cells", old, old, ""},
+		{"new adds cells", keep(old, "path=fast/batch=1024"), old, ""},
+		{"every new cell failed", old, failed(new), "results: compare: comparison incomplete: new measured nothing (40 journal rows, none OK)"},
+		{"new is empty", old, nil, "results: compare: comparison incomplete: new measured nothing (0 journal rows, none OK)"},
+		{"every old cell failed", failed(old), new, "results: compare: comparison incomplete: old measured nothing (40 journal rows, none OK)"},
+		{"one cell missing", old, new, "results: compare: comparison incomplete: new lacks 1 cell(s) old measured: path=shallow/batch=1024"},
+		{"many cells missing", old, keep(new, "path=fast/batch=65536"),
+			"results: compare: comparison incomplete: new lacks 5 cell(s) old measured: path=fast/batch=1024, path=fast/batch=8192, path=rowwise/batch=1024 and 2 more"},
+	}
+	for _, tc := range cases {
+		cmp, err := Compare(tc.old, tc.new, DefaultThreshold)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		err = cmp.Complete()
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%s: Complete() = %v, want nil", tc.name, err)
+		case tc.want != "" && (err == nil || err.Error() != tc.want || !errors.Is(err, ErrIncomplete)):
+			t.Errorf("%s: Complete() = %v\nwant %s", tc.name, err, tc.want)
+		}
+		if tc.want != "" {
+			var buf bytes.Buffer
+			if err := cmp.WriteText(&buf); err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(buf.String(), "INCOMPLETE: ") {
+				t.Errorf("%s: text lacks the INCOMPLETE line:\n%s", tc.name, buf.String())
+			}
+		}
 	}
 }

@@ -98,6 +98,15 @@ func (a *assembler) emit(rec arrow.RecordBatch) *Batch {
 	return &a.out
 }
 
+// parseFailed counts a record (p, off) whose payload did not decode and
+// keeps the first such record's position.
+func (a *assembler) parseFailed(p int32, off int64, err error) {
+	a.stats.ParseFailures++
+	if a.stats.FirstParseFailure == nil {
+		a.stats.FirstParseFailure = &ParseFailure{Partition: p, Offset: off, Err: err}
+	}
+}
+
 // progress notes that a message arrived; stalled reports an error once no
 // message has arrived for timeout.
 func (a *assembler) progress() { a.lastProgress = time.Now() }

@@ -41,6 +41,9 @@ type Stats struct {
 	Bytes         int64
 	Batches       int64
 	ParseFailures int64
+	// FirstParseFailure locates the first record that did not decode (nil
+	// when every record did).
+	FirstParseFailure *ParseFailure
 	// Crossings counts cgo drain calls (fast path) and NonEmpty those that
 	// returned at least one message; Polls counts per-record poll calls.
 	Crossings int64

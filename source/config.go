@@ -108,6 +108,8 @@ var fixedProps = map[string]bool{
 	"bootstrap.servers": true, "group.id": true, "enable.auto.commit": true,
 	"enable.auto.offset.store": true, "fetch.queue.backoff.ms": true,
 	"check.crcs": true, "enable.partition.eof": true, "enable.metrics.push": true,
+	// openRdk routes librdkafka's log lines away from stderr.
+	"go.logs.channel.enable": true, "go.logs.channel": true, "log.queue": true,
 }
 
 // librdkafkaConfig is the one configuration shared by rowwise, shallow and

@@ -111,7 +111,7 @@ func (r *fastReader) decodeRun() error {
 		if !errors.Is(err, workloads.ErrParse) {
 			return err
 		}
-		a.stats.ParseFailures++
+		a.parseFailed(r.parts[i+n], r.offs[i+n], err)
 		// go on message by message after the bad one
 		i += n + 1
 		if i >= j {
@@ -126,7 +126,7 @@ func (r *fastReader) decodeRun() error {
 			if !errors.Is(err, workloads.ErrParse) {
 				return err
 			}
-			a.stats.ParseFailures++
+			a.parseFailed(r.parts[k], r.offs[k], err)
 			continue
 		}
 		a.added(r.parts[k], r.offs[k], len(msg))

@@ -38,7 +38,7 @@ func openFranz(ctx context.Context, cfg *Config) (*franzReader, error) {
 	}
 	probe, err := kgo.NewClient(opts...)
 	if err != nil {
-		return nil, fmt.Errorf("source: franz: %v", err)
+		return nil, fmt.Errorf("source: franz: %w", err)
 	}
 	start, stop, err := franzBounds(ctx, probe, cfg)
 	probe.Close()
@@ -52,7 +52,7 @@ func openFranz(ctx context.Context, cfg *Config) (*franzReader, error) {
 	opts = append(opts, kgo.ConsumePartitions(map[string]map[int32]kgo.Offset{cfg.Topic: offs}))
 	cl, err := kgo.NewClient(opts...)
 	if err != nil {
-		return nil, fmt.Errorf("source: franz: %v", err)
+		return nil, fmt.Errorf("source: franz: %w", err)
 	}
 	return &franzReader{
 		cfg: cfg, cl: cl,
@@ -77,7 +77,7 @@ func (r *franzReader) Next(ctx context.Context) (*Batch, error) {
 				if !errors.Is(err, workloads.ErrParse) {
 					return nil, err
 				}
-				a.stats.ParseFailures++
+				a.parseFailed(rec.Partition, rec.Offset, err)
 			} else {
 				a.added(rec.Partition, rec.Offset, len(rec.Value))
 			}

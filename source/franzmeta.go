@@ -44,7 +44,7 @@ func franzBounds(ctx context.Context, cl *kgo.Client, cfg *Config) (start, stop 
 						if errors.Is(err, kerr.UnknownTopicOrPartition) {
 							return nil, fmt.Errorf("source: topic %q does not exist", cfg.Topic)
 						}
-						return nil, fmt.Errorf("source: franz: list offsets %s/%d: %v", cfg.Topic, rp.Partition, err)
+						return nil, fmt.Errorf("source: franz: list offsets %s/%d: %w", cfg.Topic, rp.Partition, err)
 					}
 					if int(rp.Partition) >= cfg.Partitions {
 						return nil, fmt.Errorf("source: topic %q has more than %d partitions", cfg.Topic, cfg.Partitions)

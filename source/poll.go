@@ -115,7 +115,7 @@ func (d *shallowDecoder) flush(a *assembler) (*Batch, error) {
 			if !errors.Is(err, workloads.ErrParse) {
 				return nil, err
 			}
-			a.stats.ParseFailures++
+			a.parseFailed(d.parts[i], d.offs[i], err)
 			continue
 		}
 		a.added(d.parts[i], d.offs[i], len(v))
@@ -144,7 +144,7 @@ func (d *rowwiseDecoder) take(a *assembler, p int32, off int64, v []byte) error 
 		if !errors.Is(err, workloads.ErrParse) {
 			return err
 		}
-		a.stats.ParseFailures++
+		a.parseFailed(p, off, err)
 		return nil
 	}
 	d.rows = append(d.rows, row)

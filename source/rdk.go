@@ -21,10 +21,17 @@ func openRdk(cfg *Config) (*rdkConsumer, error) {
 	for k, v := range librdkafkaConfig(cfg) {
 		cm[k] = v
 	}
+	// librdkafka's log lines (connection refused, broker down, ...) would
+	// go to stderr, where a failing cell promises one formatted line: send
+	// them to a channel (confluent-kafka-go also sets log.queue, so lines
+	// logged while the client is created wait for it) and drop them. The
+	// lab reports errors from the API calls and error events instead.
+	cm["go.logs.channel.enable"] = true
 	c, err := kafka.NewConsumer(&cm)
 	if err != nil {
-		return nil, fmt.Errorf("source: librdkafka consumer: %v", err)
+		return nil, fmt.Errorf("source: librdkafka consumer: %w", err)
 	}
+	go dropLogs(c.Logs())
 	r := &rdkConsumer{c: c}
 	if err := r.setup(cfg); err != nil {
 		c.Close()
@@ -33,13 +40,19 @@ func openRdk(cfg *Config) (*rdkConsumer, error) {
 	return r, nil
 }
 
+// dropLogs drains a consumer's log channel until Close closes it.
+func dropLogs(logs <-chan kafka.LogEvent) {
+	for range logs {
+	}
+}
+
 func (r *rdkConsumer) setup(cfg *Config) error {
 	ms := int(cfg.Timeout / time.Millisecond)
 	// Warm metadata before assigning: a cold assign waits for the leader
 	// lookup (~0.5 s measured here) inside what would be the first fetch.
 	md, err := r.c.GetMetadata(&cfg.Topic, false, ms)
 	if err != nil {
-		return fmt.Errorf("source: metadata from %s: %v", strings.Join(cfg.Bootstrap, ","), err)
+		return fmt.Errorf("source: metadata from %s: %w", strings.Join(cfg.Bootstrap, ","), err)
 	}
 	tm, ok := md.Topics[cfg.Topic]
 	if !ok || tm.Error.Code() == kafka.ErrUnknownTopicOrPart || tm.Error.Code() == kafka.ErrUnknownTopic {
@@ -60,7 +73,7 @@ func (r *rdkConsumer) setup(cfg *Config) error {
 		tps[p] = kafka.TopicPartition{Topic: &cfg.Topic, Partition: int32(p), Offset: kafka.Offset(r.start[p])}
 	}
 	if err := r.c.Assign(tps); err != nil {
-		return fmt.Errorf("source: assign: %v", err)
+		return fmt.Errorf("source: assign: %w", err)
 	}
 	return nil
 }
@@ -92,7 +105,7 @@ func (r *rdkConsumer) watermarks(cfg *Config, ms int) (lo, hi []int64, err error
 	for p := range lo {
 		lo[p], hi[p], err = r.c.QueryWatermarkOffsets(cfg.Topic, int32(p), ms)
 		if err != nil {
-			return nil, nil, fmt.Errorf("source: watermarks of %s/%d: %v", cfg.Topic, p, err)
+			return nil, nil, fmt.Errorf("source: watermarks of %s/%d: %w", cfg.Topic, p, err)
 		}
 	}
 	return lo, hi, nil

@@ -9,7 +9,9 @@ import (
 )
 
 // runCompare prints benchstat-style deltas between two runs and fails when
-// a metric regressed significantly past the threshold.
+// a metric regressed significantly past the threshold, or when the
+// comparison is incomplete: NEW (or OLD) measured nothing, or NEW lacks
+// cells OLD measured (results.Comparison.Complete).
 func runCompare(_ context.Context, args []string) error {
 	fs := newFlags("compare")
 	threshold := fs.Float64("threshold", results.DefaultThreshold, "regression threshold as a fraction (0.05 = 5%)")
@@ -38,9 +40,14 @@ func runCompare(_ context.Context, args []string) error {
 	if err := cmp.WriteText(os.Stdout); err != nil {
 		return err
 	}
+	// A run that measured nothing has no regressions: say so before the
+	// verdict, which would otherwise read as a pass.
+	if cmp.NewOK == 0 || cmp.OldOK == 0 {
+		return cmp.Complete()
+	}
 	if reg := cmp.Regressions(); len(reg) > 0 {
 		return fmt.Errorf("compare: %d metric(s) regressed by more than %.0f%% (first: %s %s %+.1f%%)",
 			len(reg), *threshold*100, reg[0].Cell, reg[0].Unit, reg[0].By*100)
 	}
-	return nil
+	return cmp.Complete()
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -14,7 +15,12 @@ import (
 
 // runLadder runs (or resumes) a spec, then writes the report with its
 // plots. The run directory is the last line of stdout, even on failure, so
-// scripts can find what was kept.
+// scripts can find what was kept. The exit status (docs/exit-codes.md) is 0
+// only when every cell passed: failed cells (ladder.ErrFailedCells), an
+// infrastructure failure (ladder.ErrInfra), a refused spec or a run
+// directory held by another ladder (ladder.ErrLocked) are one line on
+// stderr and exit 1. A held directory is left alone: no report is written
+// into it and it is not printed, since this ladder kept nothing there.
 func runLadder(ctx context.Context, args []string) error {
 	fs := newFlags("ladder")
 	var (
@@ -41,7 +47,7 @@ func runLadder(ctx context.Context, args []string) error {
 	} else {
 		dir, err = ladder.Run(ctx, opt)
 	}
-	if dir != "" {
+	if dir != "" && !errors.Is(err, ladder.ErrLocked) {
 		if _, rerr := report.Write(dir, report.Options{BudgetMs: *budget}); rerr != nil && err == nil {
 			err = rerr
 		}

@@ -30,7 +30,7 @@ type command struct {
 var commands = map[string]command{
 	"ladder":  {"run a spec's cells in child processes; prints the run directory last", runLadder},
 	"report":  {"write report.md and plots for a run directory", runReport},
-	"compare": {"benchstat-style deltas between two runs; non-zero exit on a regression", runCompare},
+	"compare": {"benchstat-style deltas between two runs; non-zero exit on a regression or an incomplete NEW run", runCompare},
 	"micro":   {"run one micro-benchmark (crossthread malloc/free, crc32c) as a ladder result", runMicro},
 	"profile": {"where a profiled cell spent its time (top), or where two cells differ (diff)", runProfile},
 	"rung":    {"run ONE cell and print its result in Go benchmark format", runRung},
@@ -79,10 +79,33 @@ func usage() {
 // oneLine keeps an error on one line, as the lab promises for bad input.
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-// newFlags returns a flag set that reports errors instead of exiting.
+// newFlags returns a flag set that returns errors instead of exiting or
+// printing them: mainErr prints a bad flag's error once, on one line. Only
+// -h prints the flags, to stderr.
 func newFlags(name string) *flag.FlagSet {
 	fs := flag.NewFlagSet("fplab "+name, flag.ContinueOnError)
+	out := &flagErrors{}
+	fs.SetOutput(out)
+	fs.Usage = func() {
+		if out.wrote {
+			return // a bad flag: the flag package wrote its error, mainErr prints it
+		}
+		fmt.Fprintf(os.Stderr, "usage: fplab %s [flags] [args]\n", name)
+		fs.SetOutput(os.Stderr)
+		fs.PrintDefaults()
+		fs.SetOutput(out)
+	}
 	return fs
+}
+
+// flagErrors swallows what the flag package prints for a bad flag (the
+// error it also returns) and notes that it did: the flag package calls
+// Usage after writing an error, and for -h without one.
+type flagErrors struct{ wrote bool }
+
+func (w *flagErrors) Write(p []byte) (int, error) {
+	w.wrote = true
+	return len(p), nil
 }
 
 // listFlag collects a repeated flag.

@@ -48,23 +48,23 @@ func writeHashes(path string, h []uint64) error {
 		binary.LittleEndian.PutUint64(b[8*i:], v)
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("rung: hash cache: %v", err)
+		return fmt.Errorf("rung: hash cache: %w", err)
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".hashes-*")
 	if err != nil {
-		return fmt.Errorf("rung: hash cache: %v", err)
+		return fmt.Errorf("rung: hash cache: %w", err)
 	}
 	if _, err := tmp.Write(b); err != nil {
 		tmp.Close()
 		os.Remove(tmp.Name())
-		return fmt.Errorf("rung: hash cache: %v", err)
+		return fmt.Errorf("rung: hash cache: %w", err)
 	}
 	if err := tmp.Close(); err != nil {
 		os.Remove(tmp.Name())
-		return fmt.Errorf("rung: hash cache: %v", err)
+		return fmt.Errorf("rung: hash cache: %w", err)
 	}
 	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("rung: hash cache: %v", err)
+		return fmt.Errorf("rung: hash cache: %w", err)
 	}
 	return nil
 }

@@ -29,7 +29,7 @@ func openFault(ctx context.Context, c *Cell) (*faultPlan, error) {
 	}
 	fc, err := kafka.DialFaults(ctx, c.FaultSocket)
 	if err != nil {
-		return nil, fmt.Errorf("rung: broker kill: %v", err)
+		return nil, fmt.Errorf("rung: broker kill: %w", err)
 	}
 	return &faultPlan{fc: fc, topic: c.Topic, half: int64(c.Records+1) / 2}, nil
 }
@@ -44,13 +44,13 @@ func (f *faultPlan) after(ctx context.Context, rows int64) error {
 	if !f.killed {
 		n, err := f.fc.Kill(ctx, f.topic, 0)
 		if err != nil {
-			return fmt.Errorf("rung: broker kill: %v", err)
+			return fmt.Errorf("rung: broker kill: %w", err)
 		}
 		f.killed, f.node = true, n
 	}
 	if !f.restarted && rows >= f.half {
 		if _, err := f.fc.Restart(ctx); err != nil {
-			return fmt.Errorf("rung: broker restart after kill of node %d: %v", f.node, err)
+			return fmt.Errorf("rung: broker restart after kill of node %d: %w", f.node, err)
 		}
 		f.restarted = true
 	}

@@ -28,11 +28,11 @@ const javaHeap = "-Xmx512M"
 func runJava(ctx context.Context, c *Cell, b Build, w io.Writer) error {
 	dist := kafka.DistDir()
 	if err := kafka.CheckDist(dist); err != nil {
-		return fmt.Errorf("rung: path=java: %v", err)
+		return fmt.Errorf("rung: path=java: %w", err)
 	}
 	java, err := kafka.FindJava()
 	if err != nil {
-		return fmt.Errorf("rung: path=java: %v", err)
+		return fmt.Errorf("rung: path=java: %w", err)
 	}
 	cl := clusters.Cluster{Bootstrap: c.Bootstrap}
 	brokers, err := clusters.BrokerCount(ctx, cl)
@@ -51,13 +51,13 @@ func runJava(ctx context.Context, c *Cell, b Build, w io.Writer) error {
 	}
 	dir, err := os.MkdirTemp("", "fplab-java-")
 	if err != nil {
-		return fmt.Errorf("rung: %v", err)
+		return fmt.Errorf("rung: %w", err)
 	}
 	defer os.RemoveAll(dir)
 	cfg := filepath.Join(dir, "consumer.properties")
 	props := fmt.Sprintf("check.crcs=%v\nenable.metrics.push=false\n", c.CRC)
 	if err := os.WriteFile(cfg, []byte(props), 0o644); err != nil {
-		return fmt.Errorf("rung: %v", err)
+		return fmt.Errorf("rung: %w", err)
 	}
 	argv := []string{
 		javaHeap, "-XX:+UseG1GC", "-XX:MaxGCPauseMillis=20", "-XX:InitiatingHeapOccupancyPercent=35",

@@ -56,7 +56,7 @@ func parsePerf(out string) (perfResult, error) {
 		r.FetchMs, errs[5] = strconv.ParseInt(f[7], 10, 64)
 		for _, err := range errs {
 			if err != nil {
-				return perfResult{}, fmt.Errorf("rung: java consumer summary %q: %v", strings.TrimSpace(lines[i+1]), err)
+				return perfResult{}, fmt.Errorf("rung: java consumer summary %q: %w", strings.TrimSpace(lines[i+1]), err)
 			}
 		}
 		return r, nil

@@ -32,7 +32,7 @@ func Run(ctx context.Context, c Cell, b Build, w io.Writer) error {
 		return fmt.Errorf("rung: cell claims alloc=%s but this binary is built for alloc=%s (run bin/fplab-%s)", c.Alloc, alloc.Name(), c.Alloc)
 	}
 	if _, err := alloc.Proof(); err != nil {
-		return fmt.Errorf("rung: alloc=%s not in force: %v", c.Alloc, err)
+		return fmt.Errorf("rung: alloc=%s not in force: %w", c.Alloc, err)
 	}
 	if c.Path == PathJava {
 		return runJava(ctx, &c, b, w)

@@ -36,6 +36,10 @@ func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == "rung" {
 		os.Exit(rungMain(os.Args[2:]))
 	}
+	// The secrets tests start `<this binary> parse-args ...`.
+	if len(os.Args) > 1 && os.Args[1] == "parse-args" {
+		os.Exit(parseArgsMain(os.Args[2:]))
+	}
 	code := m.Run()
 	for _, f := range stops {
 		f()

@@ -41,16 +41,57 @@ func (v *verifier) check(b *source.Batch) error {
 		want += v.expected[id]
 	}
 	if got := workloads.BatchChecksum(b.Rec); got != want {
-		return fmt.Errorf("rung: batch %d: checksum of decoded columns %016x, corpus says %016x", v.batches, got, want)
+		return v.mismatch(b, got, want)
 	}
 	v.rows += int64(n)
 	v.batches++
 	return nil
 }
 
+// mismatch explains a batch whose checksum differs from the corpus's by
+// the rows whose decoded values differ from the records the corpus wrote at
+// their positions: one such row is a corrupt record, named by position;
+// many (a wrong seed, schema or codec) are counted.
+func (v *verifier) mismatch(b *source.Batch, got, want uint64) error {
+	bad, first := 0, -1
+	for i, p := range b.Partitions {
+		id := b.Offsets[i]*int64(v.partitions) + int64(p)
+		if workloads.RowHash(b.Rec, i) != v.expected[id] {
+			if bad++; first < 0 {
+				first = i
+			}
+		}
+	}
+	switch {
+	case bad == 1:
+		return fmt.Errorf("rung: batch %d row %d: the record at partition %d offset %d decodes to values the corpus did not write (corrupt record)",
+			v.batches, first, b.Partitions[first], b.Offsets[first])
+	case bad > 1:
+		return fmt.Errorf("rung: batch %d: checksum of decoded columns %016x, corpus says %016x: %d of %d rows differ from the corpus, the first at partition %d offset %d",
+			v.batches, got, want, bad, len(b.Partitions), b.Partitions[first], b.Offsets[first])
+	}
+	return fmt.Errorf("rung: batch %d: checksum of decoded columns %016x, corpus says %016x", v.batches, got, want)
+}
+
+// checkParsed fails the cell when a record of the corpus did not decode,
+// naming where the first one is: a corrupt record is a decode failure at a
+// position, not a short count of verified records.
+func checkParsed(st source.Stats) error {
+	if st.ParseFailures == 0 {
+		return nil
+	}
+	if f := st.FirstParseFailure; f != nil {
+		return fmt.Errorf("rung: %d record(s) of the corpus do not decode; the first: %w", st.ParseFailures, f)
+	}
+	return fmt.Errorf("rung: %d parse failures on a valid corpus", st.ParseFailures)
+}
+
 // checkClaims fails the cell when what the reader proves differs from what
 // the cell claims, or when it did not read the whole corpus.
 func checkClaims(c *Cell, st source.Stats, as source.Assertions, rows int64) error {
+	if err := checkParsed(st); err != nil {
+		return err
+	}
 	if rows != int64(c.Records) {
 		return fmt.Errorf("rung: read %d verified records, corpus has %d", rows, c.Records)
 	}
@@ -60,8 +101,8 @@ func checkClaims(c *Cell, st source.Stats, as source.Assertions, rows int64) err
 // checkPath fails the cell when the reader is not the path, or does not run
 // with the check.crcs, the cell claims.
 func checkPath(c *Cell, st source.Stats, as source.Assertions) error {
-	if st.ParseFailures != 0 {
-		return fmt.Errorf("rung: %d parse failures on a valid corpus", st.ParseFailures)
+	if err := checkParsed(st); err != nil {
+		return err
 	}
 	if as.CheckCRCs != c.CRC {
 		return fmt.Errorf("rung: cell claims check.crcs=%v but the client runs with %v (%s)", c.CRC, as.CheckCRCs, as.CheckCRCsSource)
@@ -101,7 +142,13 @@ func (r *verifyingReader) Next(ctx context.Context) (*source.Batch, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := r.v.check(b); err != nil {
+	err = r.v.check(b)
+	if err == nil {
+		// A reader process is killed and restarted: report a corrupt
+		// record at the batch that skipped it, before any verdict.
+		err = checkParsed(r.Reader.Stats())
+	}
+	if err != nil {
 		b.Rec.Release()
 		return nil, err
 	}
