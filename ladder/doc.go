@@ -10,6 +10,14 @@
 // a child `rung` process of the binary built for its allocator, with a hard
 // timeout), the journal and Resume, progress output and the run directory.
 //
+// LoadSpec refuses every spec the lab cannot run (limits.go) before
+// anything starts. A failed cell is followed by a probe of its cluster
+// (Cluster.Alive): a dead broker or a full disk stops the run with ErrInfra
+// and leaves the cell unjournaled for Resume; a run that ends with failed
+// rows returns ErrFailedCells. A session holds an flock on the run
+// directory (lock.go; a second one gets ErrLocked). docs/exit-codes.md maps
+// these to the CLI's exit status.
+//
 // Rendering (raw.txt, tables, noise floor) belongs to package results; the
 // ladder only calls it. Brokers and corpus loading sit behind the Infra
 // interface so the ladder can be tested without Kafka.

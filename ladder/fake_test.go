@@ -54,6 +54,10 @@ func fakeRung(args []string) int {
 	for i := 0; i < 30; i++ {
 		fmt.Fprintf(os.Stderr, "fake rung log line %d\n", i)
 	}
+	if flags["bootstrap"] == fakeDeadBootstrap {
+		fmt.Fprintf(os.Stderr, "rung: metadata from %s: dial tcp %s: connect: connection refused\n", fakeDeadBootstrap, fakeDeadBootstrap)
+		return 1
+	}
 	switch mode {
 	case "crash":
 		fmt.Fprintln(os.Stderr, "fake: about to crash")
@@ -63,6 +67,9 @@ func fakeRung(args []string) int {
 		return 3
 	case "fail":
 		fmt.Fprintln(os.Stderr, "rung: assertion failed: path fast fell back to per-record poll")
+		return 1
+	case "enospc":
+		fmt.Fprintln(os.Stderr, "rung: write hashes: write /run/hashes/bid-json: no space left on device")
 		return 1
 	case "garbage":
 		fmt.Println("no benchmark here")
@@ -102,13 +109,34 @@ func fakeRung(args []string) int {
 	return 0
 }
 
+// fakeDeadBootstrap is the bootstrap a dead fake cluster hands out; a fake
+// child given it fails, as a real one fails to reach a dead broker.
+const fakeDeadBootstrap = "127.0.0.1:0"
+
 // fakeInfra records what the ladder asks of the clusters.
 type fakeInfra struct {
 	mu      sync.Mutex
 	started []string
 	loads   []string
 	stopped []string
+	probes  int
 	failOn  string // shape whose Start fails
+	dead    bool   // every cluster is down (kill sets it)
+
+	// loading, when set, receives the ctx of every Load; the Load then
+	// waits for release (or the ctx's end) before it returns.
+	loading chan context.Context
+	release chan struct{}
+	// loadDeadline records whether every Load had a deadline.
+	loadDeadlines []bool
+}
+
+// kill makes every cluster of f dead: Alive fails, Bootstrap hands out an
+// address children cannot reach.
+func (f *fakeInfra) kill() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.dead = true
 }
 
 func (f *fakeInfra) Start(_ context.Context, c ClusterSpec) (Cluster, error) {
@@ -126,11 +154,44 @@ type fakeCluster struct {
 	shape Shape
 }
 
-func (c *fakeCluster) Bootstrap() []string { return []string{"127.0.0.1:1"} }
-
-func (c *fakeCluster) Load(_ context.Context, cs CorpusSpec) (string, error) {
+func (c *fakeCluster) Bootstrap() []string {
 	c.f.mu.Lock()
 	defer c.f.mu.Unlock()
+	if c.f.dead {
+		return []string{fakeDeadBootstrap}
+	}
+	return []string{"127.0.0.1:1"}
+}
+
+func (c *fakeCluster) Alive(ctx context.Context) error {
+	c.f.mu.Lock()
+	defer c.f.mu.Unlock()
+	c.f.probes++
+	if _, ok := ctx.Deadline(); !ok {
+		return fmt.Errorf("ladder: fake probe without a deadline")
+	}
+	if c.f.dead {
+		return fmt.Errorf("ladder: cluster %s: fake broker 127.0.0.1:1 is unreachable", c.shape)
+	}
+	return nil
+}
+
+func (c *fakeCluster) Load(ctx context.Context, cs CorpusSpec) (string, error) {
+	if c.f.loading != nil {
+		c.f.loading <- ctx
+		select {
+		case <-c.f.release:
+		case <-ctx.Done():
+			return "", fmt.Errorf("ladder: fake load: %w", ctx.Err())
+		}
+	}
+	c.f.mu.Lock()
+	defer c.f.mu.Unlock()
+	_, hasDeadline := ctx.Deadline()
+	c.f.loadDeadlines = append(c.f.loadDeadlines, hasDeadline)
+	if c.f.dead {
+		return "", fmt.Errorf("ladder: fake load: broker 127.0.0.1:1 is unreachable")
+	}
 	topic := fmt.Sprintf("%s-%s-s%d-n%d", cs.Schema, cs.Format, cs.Seed, cs.Records)
 	c.f.loads = append(c.f.loads, c.shape.String()+":"+topic)
 	return topic, nil

@@ -18,9 +18,17 @@ type Cluster interface {
 	// Bootstrap is the list of host:port the child connects to.
 	Bootstrap() []string
 	// Load makes sure the corpus is on its topic and returns the topic name.
-	// The ladder calls it once per (format, shape) group; an implementation
-	// should reuse a topic that already holds the full corpus.
+	// The ladder calls it once per (format, shape) group, with a deadline
+	// (Options.LoadTimeout), so a broker that dies mid-load cannot hang
+	// the run; an implementation should reuse a topic that already holds
+	// the full corpus.
 	Load(ctx context.Context, c CorpusSpec) (topic string, err error)
+	// Alive reports whether the cluster still serves: nil, or an error
+	// naming what is down. The ladder asks it after a cell fails, to tell
+	// a cell's own failure from a dead broker (which stops the run, so the
+	// remaining cells are not all failed in a second each); ctx carries
+	// the probe's deadline.
+	Alive(ctx context.Context) error
 	// Stop stops what Start started (nothing, for an external cluster).
 	Stop() error
 }

@@ -24,7 +24,7 @@ type KafkaInfra struct {
 // Start implements Infra.
 func (k *KafkaInfra) Start(ctx context.Context, c ClusterSpec) (Cluster, error) {
 	if c.Shape.Cluster == "external" {
-		return &kafkaCluster{c: clusters.Cluster{Bootstrap: c.Bootstrap, Props: c.Props}}, nil
+		return &kafkaCluster{c: clusters.Cluster{Bootstrap: c.Bootstrap, Props: c.Props}, shape: c.Shape}, nil
 	}
 	if c.Shape.Cluster == "kafka" {
 		return startRealKafka(ctx, c)
@@ -56,12 +56,30 @@ func (k *KafkaInfra) Start(ctx context.Context, c ClusterSpec) (Cluster, error) 
 	if err != nil {
 		return nil, fmt.Errorf("ladder: start broker %s: %v", c.Shape, oneLine(err))
 	}
-	return &kafkaCluster{c: clusters.Cluster{Bootstrap: e.Bootstrap()}, stop: e.Stop}, nil
+	return &kafkaCluster{c: clusters.Cluster{Bootstrap: e.Bootstrap()}, shape: c.Shape, stop: e.Stop}, nil
 }
 
 type kafkaCluster struct {
-	c    clusters.Cluster
-	stop func() error
+	c     clusters.Cluster
+	shape Shape
+	stop  func() error
+}
+
+// Alive implements Cluster with clusters.Probe: every bootstrap broker
+// must answer (for embedded and kafka shapes that is every broker started),
+// within ctx's deadline.
+func (k *kafkaCluster) Alive(ctx context.Context) error {
+	timeout := defaultProbeTimeout
+	if dl, ok := ctx.Deadline(); ok {
+		timeout = time.Until(dl)
+	}
+	if timeout <= 0 {
+		return fmt.Errorf("ladder: cluster %s: no time left to probe it", k.shape)
+	}
+	if err := clusters.Probe(ctx, k.c, timeout); err != nil {
+		return fmt.Errorf("ladder: cluster %s: %w", k.shape, err)
+	}
+	return nil
 }
 
 func (k *kafkaCluster) Bootstrap() []string { return k.c.Bootstrap }

@@ -41,7 +41,7 @@ func startRealKafka(ctx context.Context, c ClusterSpec) (Cluster, error) {
 		stopFaults()
 		return kc.Stop()
 	}
-	return &realKafka{kafkaCluster: kafkaCluster{c: clusters.Cluster{Bootstrap: kc.Bootstrap()}, stop: stop}, sock: sock}, nil
+	return &realKafka{kafkaCluster: kafkaCluster{c: clusters.Cluster{Bootstrap: kc.Bootstrap()}, shape: c.Shape, stop: stop}, sock: sock}, nil
 }
 
 // realKafka is a cluster=kafka shape: a kafkaCluster plus its fault socket.
@@ -98,6 +98,8 @@ func checkBrokerKill(s *Spec, cells []Cell) error {
 			return fmt.Errorf("selects %s, but a broker can only be killed on cluster kafka with 3 or more brokers", c.Name())
 		case c.Path == "java":
 			return fmt.Errorf("selects %s, but path java cannot be told when it is mid-cell (use a Go path)", c.Name())
+		case c.Ckpt > 0:
+			return fmt.Errorf("selects %s, but a broker kill cell cannot also checkpoint (rung refuses it; checkpoint is not an axis to exclude)", c.Name())
 		}
 	}
 	if n == 0 {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"syscall"
 
 	"github.com/fastpathlab/fplab/results"
 )
@@ -82,8 +83,12 @@ func (r *runner) runMicro(ctx context.Context, jr *results.Journal, done map[res
 				return fmt.Errorf("ladder: interrupted in micro-benchmarks; resume with the run directory %s", r.dir)
 			}
 			row := microRow(m, rep, res)
+			if diskFull(nil, row.Reason, row.StderrTail) {
+				return fmt.Errorf("ladder: %w: disk full (%s) under %s; %s rep %d failed (%s) and is not journaled; resume with the run directory %s",
+					ErrInfra, syscall.ENOSPC, r.dir, m.name, rep, row.Reason, r.dir)
+			}
 			if err := jr.Append(row); err != nil {
-				return err
+				return r.journalError(err)
 			}
 			prog.note("%s rep %d: %s", m.name, rep, summary(row))
 		}

@@ -37,6 +37,13 @@ type Options struct {
 	// Grace is the SIGTERM -> SIGKILL delay for a child past its timeout;
 	// default 2s.
 	Grace time.Duration
+	// LoadTimeout bounds the loading of one corpus, so a broker that dies
+	// mid-load stops the run instead of hanging it; default
+	// defaultLoadTimeout(spec.Timeout).
+	LoadTimeout time.Duration
+	// ProbeTimeout bounds the liveness check of a cluster after a failed
+	// cell (Cluster.Alive); default 15s.
+	ProbeTimeout time.Duration
 	// AfterRow, when set, is called after every journaled row (tests use it
 	// to stop a run part-way).
 	AfterRow func(results.Row)
@@ -69,3 +76,30 @@ func (o Options) binDir() (string, error) {
 	}
 	return filepath.Dir(exe), nil
 }
+
+// defaultLoadTimeout is ten times the spec's per-child timeout, and at
+// least two minutes. A load produces the records one cell consumes, so ten
+// times what a cell is allowed is ample for a slow producer: the bound is
+// there for a dead broker, which otherwise hangs the load in retries.
+func defaultLoadTimeout(cell time.Duration) time.Duration {
+	return max(10*cell, 2*time.Minute)
+}
+
+func (o Options) loadTimeout(cell time.Duration) time.Duration {
+	if o.LoadTimeout > 0 {
+		return o.LoadTimeout
+	}
+	return defaultLoadTimeout(cell)
+}
+
+func (o Options) probeTimeout() time.Duration {
+	if o.ProbeTimeout > 0 {
+		return o.ProbeTimeout
+	}
+	return defaultProbeTimeout
+}
+
+// defaultProbeTimeout bounds a liveness probe: a live broker on the same
+// host answers a metadata request in milliseconds, a dead one refuses the
+// connection at once; the bound is for a hung one.
+const defaultProbeTimeout = 15 * time.Second

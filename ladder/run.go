@@ -13,10 +13,13 @@ import (
 )
 
 // Run loads and expands the spec, checks everything that can be checked
-// before a process starts (spec, allocator binaries, CPU lists, a writable
-// run root), creates the run directory and runs the whole schedule. It
-// returns the run directory, also when the run failed part-way (so the
-// caller can Resume it); err is one line.
+// before a process starts (spec and its limits, allocator binaries, CPU
+// lists, a writable run root), creates the run directory and runs the
+// whole schedule. It returns the run directory, also when the run failed
+// part-way (so the caller can Resume it); err is one line. A refused spec
+// returns "" and leaves nothing on disk. A run that completes with failed
+// cells returns a *FailedCellsError (ErrFailedCells); one stopped by its
+// infrastructure an error matching ErrInfra.
 func Run(ctx context.Context, opt Options) (string, error) {
 	spec := opt.Spec
 	if spec == nil {
@@ -37,6 +40,11 @@ func Run(ctx context.Context, opt Options) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	lock, err := lockRunDir(dir)
+	if err != nil {
+		return dir, err
+	}
+	defer lock.release()
 	r.dir = dir
 	commit, dirty := gitState(ctx)
 	stored, err := encodeStored(spec, r.sch, pinningOf(opt))
@@ -57,7 +65,19 @@ func Run(ctx context.Context, opt Options) (string, error) {
 // Resume finishes the run in runDir: it rebuilds the spec and schedule from
 // the manifest and runs exactly the measured cell-repetitions the journal
 // does not hold yet (after the warm-up rounds again, if anything is left).
+// Failed rows are outcomes and are not run again; a cell stopped by an
+// infrastructure failure was never journaled, so it is. Only one ladder
+// at a time owns a run directory: a second gets ErrLocked.
 func Resume(ctx context.Context, runDir string, opt Options) (string, error) {
+	if _, err := results.ReadManifest(runDir); err != nil {
+		return runDir, err
+	}
+	lock, err := lockRunDir(runDir)
+	if err != nil {
+		return runDir, err
+	}
+	defer lock.release()
+	// Read again under the lock: a previous owner rewrites it at its end.
 	m, err := results.ReadManifest(runDir)
 	if err != nil {
 		return runDir, err
@@ -91,6 +111,11 @@ func Resume(ctx context.Context, runDir string, opt Options) (string, error) {
 
 // prepare does the checks shared by Run and Resume.
 func prepare(spec *Spec, opt Options) (*runner, error) {
+	// A parsed spec passed these already; a spec built in code or stored
+	// in a manifest is held to the same limits.
+	if err := checkSpec(spec); err != nil {
+		return nil, fmt.Errorf("ladder: spec %s: %w", spec.Name, err)
+	}
 	sch, err := NewSchedule(spec)
 	if err != nil {
 		return nil, err

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/fastpathlab/fplab/results"
@@ -48,7 +49,9 @@ func (r *runner) todo(done map[results.CellRep]bool) []Entry {
 	return append(warm, meas...)
 }
 
-// execute runs the session and writes the run's outputs.
+// execute runs the session and writes the run's outputs. The error says
+// why the session stopped (interrupt, infrastructure) or, when it ran to
+// the end, that the run holds failed rows (FailedCellsError).
 func (r *runner) execute(ctx context.Context, done map[results.CellRep]bool) (err error) {
 	start := time.Now()
 	todo := r.todo(done)
@@ -56,8 +59,12 @@ func (r *runner) execute(ctx context.Context, done map[results.CellRep]bool) (er
 	var measured time.Duration
 	defer func() {
 		prog.finish()
-		if ferr := r.finish(start, measured, prog); err == nil {
+		rows, ferr := r.finish(start, measured, prog)
+		if err == nil {
 			err = ferr
+		}
+		if err == nil {
+			err = failedCells(r.dir, rows)
 		}
 	}()
 	if len(todo) == 0 {
@@ -66,7 +73,7 @@ func (r *runner) execute(ctx context.Context, done map[results.CellRep]bool) (er
 	}
 	jr, err := results.OpenJournal(filepath.Join(r.dir, results.JournalFile))
 	if err != nil {
-		return err
+		return r.journalError(err)
 	}
 	defer jr.Close()
 
@@ -84,6 +91,7 @@ func (r *runner) execute(ctx context.Context, done map[results.CellRep]bool) (er
 		res := runChild(ctx, childCmd{
 			Bin:     r.bins[e.Cell.Alloc],
 			Args:    append(append(rungArgs(r.spec, e, cl.Bootstrap(), topic, filepath.Join(r.dir, "hashes")), faultArgs(e.Cell, cl)...), r.profileArgs(e)...),
+			Secrets: rungSecrets(r.spec, e),
 			Env:     r.opt.ChildEnv,
 			Timeout: r.spec.Timeout,
 			Grace:   r.opt.Grace,
@@ -93,11 +101,21 @@ func (r *runner) execute(ctx context.Context, done map[results.CellRep]bool) (er
 			return fmt.Errorf("ladder: interrupted during %s; resume with the run directory %s", e.Cell.Name(), r.dir)
 		}
 		row := rowOf(e, r.spec.Timeout, res)
+		if !row.OK {
+			if cause := r.infraCause(ctx, cl, row); cause != nil {
+				if ctx.Err() != nil {
+					return fmt.Errorf("ladder: interrupted during %s; resume with the run directory %s", e.Cell.Name(), r.dir)
+				}
+				prog.step(time.Now(), e, summary(row)+" (not journaled)")
+				return fmt.Errorf("ladder: %w: %w; stopped after %d of %d child runs: %s failed (%s) and is not journaled; resume with the run directory %s",
+					ErrInfra, unprefixed(cause), i, len(todo), e.Cell.Name(), row.Reason, r.dir)
+			}
+		}
 		measured += row.Measured
 		r.noteVersions(e.Cell.Alloc, row)
 		if !e.Warmup {
 			if err := jr.Append(row); err != nil {
-				return err
+				return r.journalError(err)
 			}
 			if r.opt.AfterRow != nil {
 				r.opt.AfterRow(row)
@@ -107,6 +125,44 @@ func (r *runner) execute(ctx context.Context, done map[results.CellRep]bool) (er
 	}
 	return r.runMicro(ctx, jr, done, prog)
 }
+
+// infraCause tells a cell's own failure from one its infrastructure
+// caused: a full disk (the child's error says ENOSPC) or a cluster that no
+// longer answers (Cluster.Alive, bounded by Options.ProbeTimeout). It
+// returns nil when the cell failed on its own.
+func (r *runner) infraCause(ctx context.Context, cl Cluster, row results.Row) error {
+	if diskFull(nil, row.Reason, row.StderrTail) {
+		return fmt.Errorf("disk full (%s) under %s", syscall.ENOSPC, r.dir)
+	}
+	return r.probe(ctx, cl)
+}
+
+// journalError turns a failure to record a row into an infrastructure
+// failure: the row is not (fully) journaled, so a resume runs it again.
+func (r *runner) journalError(err error) error {
+	cause := "cannot write the journal"
+	if diskFull(err) {
+		cause = "disk full writing the journal"
+	}
+	return fmt.Errorf("ladder: %w: %s: %w; resume with the run directory %s once fixed", ErrInfra, cause, unprefixed(err), r.dir)
+}
+
+// unprefixed drops the "ladder: " prefix of an error that is wrapped into
+// another ladder error, keeping it for errors.Is and errors.As.
+func unprefixed(err error) error {
+	if msg, ok := strings.CutPrefix(err.Error(), "ladder: "); ok {
+		return &rewordedError{msg: msg, err: err}
+	}
+	return err
+}
+
+type rewordedError struct {
+	msg string
+	err error
+}
+
+func (e *rewordedError) Error() string { return e.msg }
+func (e *rewordedError) Unwrap() error { return e.err }
 
 // setUp starts one cluster per shape and loads one corpus per (format,
 // shape) group that the entries need. stop stops every started cluster and
@@ -128,7 +184,10 @@ func (r *runner) setUp(ctx context.Context, todo []Entry, prog *progress) (map[S
 			prog.note("starting cluster %s", sh)
 			c, err := r.infra.Start(ctx, ClusterSpec{Shape: sh, Partitions: r.spec.Partitions, Bootstrap: r.spec.Bootstrap, Props: r.spec.ClusterProps, Dir: r.dir})
 			if err != nil {
-				return clusters, topics, stop, err
+				if ctx.Err() != nil {
+					return clusters, topics, stop, fmt.Errorf("ladder: interrupted while starting cluster %s; resume with the run directory %s", sh, r.dir)
+				}
+				return clusters, topics, stop, fmt.Errorf("ladder: %w: %w; resume with the run directory %s", ErrInfra, unprefixed(err), r.dir)
 			}
 			clusters[sh] = c
 			order = append(order, sh)
@@ -136,10 +195,7 @@ func (r *runner) setUp(ctx context.Context, todo []Entry, prog *progress) (map[S
 		g := group{e.Cell.Format, sh}
 		if _, ok := topics[g]; !ok {
 			t0 := time.Now()
-			topic, err := clusters[sh].Load(ctx, CorpusSpec{
-				Format: g.format, Schema: r.spec.Schema, Seed: r.spec.Seed,
-				Records: r.spec.Records, Partitions: r.spec.Partitions,
-			})
+			topic, err := r.load(ctx, clusters[sh], g)
 			if err != nil {
 				return clusters, topics, stop, err
 			}
@@ -148,6 +204,43 @@ func (r *runner) setUp(ctx context.Context, todo []Entry, prog *progress) (map[S
 		}
 	}
 	return clusters, topics, stop, nil
+}
+
+// load loads one corpus within Options.LoadTimeout. A failed load is an
+// infrastructure failure; when the cluster does not answer either, the
+// error names that as the cause.
+func (r *runner) load(ctx context.Context, cl Cluster, g group) (string, error) {
+	timeout := r.opt.loadTimeout(r.spec.Timeout)
+	lctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	topic, err := cl.Load(lctx, CorpusSpec{
+		Format: g.format, Schema: r.spec.Schema, Seed: r.spec.Seed,
+		Records: r.spec.Records, Partitions: r.spec.Partitions,
+	})
+	if err == nil {
+		return topic, nil
+	}
+	if ctx.Err() != nil {
+		return "", fmt.Errorf("ladder: interrupted while loading the %s corpus on %s; resume with the run directory %s", g.format, g.shape, r.dir)
+	}
+	if lctx.Err() != nil {
+		err = fmt.Errorf("no corpus after %v (Options.LoadTimeout): %w", timeout, unprefixed(err))
+	}
+	if aerr := r.probe(ctx, cl); aerr != nil {
+		return "", fmt.Errorf("ladder: %w: %w; the %s corpus on %s could not be loaded (%v); resume with the run directory %s",
+			ErrInfra, unprefixed(aerr), g.format, g.shape, oneLine(unprefixed(err)), r.dir)
+	}
+	if diskFull(err) {
+		return "", fmt.Errorf("ladder: %w: disk full loading the %s corpus on %s: %w; resume with the run directory %s", ErrInfra, g.format, g.shape, unprefixed(err), r.dir)
+	}
+	return "", fmt.Errorf("ladder: %w: load the %s corpus on %s: %w; resume with the run directory %s", ErrInfra, g.format, g.shape, unprefixed(err), r.dir)
+}
+
+// probe is Cluster.Alive within Options.ProbeTimeout.
+func (r *runner) probe(ctx context.Context, cl Cluster) error {
+	pctx, cancel := context.WithTimeout(ctx, r.opt.probeTimeout())
+	defer cancel()
+	return cl.Alive(pctx)
 }
 
 // noteVersions takes librdkafka, the allocator version and the build flags
@@ -173,8 +266,9 @@ func (r *runner) noteVersions(alloc string, row results.Row) {
 }
 
 // finish renders raw.txt and the tables from the whole journal and rewrites
-// the manifest with the end time and this session's measured fraction.
-func (r *runner) finish(start time.Time, measured time.Duration, prog *progress) error {
+// the manifest with the end time and this session's measured fraction. It
+// returns the journal's rows.
+func (r *runner) finish(start time.Time, measured time.Duration, prog *progress) ([]results.Row, error) {
 	var errs []error
 	rows, err := readRows(r.dir)
 	if err != nil {
@@ -193,10 +287,13 @@ func (r *runner) finish(start time.Time, measured time.Duration, prog *progress)
 	errs = append(errs, results.WriteManifest(r.dir, r.manifest))
 	for _, e := range errs {
 		if e != nil {
-			return e
+			if diskFull(e) {
+				return rows, fmt.Errorf("ladder: %w: disk full writing the outputs of %s: %w", ErrInfra, r.dir, e)
+			}
+			return rows, e
 		}
 	}
-	return nil
+	return rows, nil
 }
 
 func readRows(dir string) ([]results.Row, error) {

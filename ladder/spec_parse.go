@@ -30,9 +30,12 @@ func LoadSpec(path string) (*Spec, error) {
 }
 
 // ParseSpec parses spec YAML; name is used in error messages and as the
-// default spec name.
+// default spec name. Besides the syntax of every field it checks every
+// limit the lab knows (limits.go): value bounds, values that name the same
+// cell twice, failures that cannot be placed, schedules too large to lay
+// out and axis combinations that cannot run.
 func ParseSpec(name string, data []byte) (*Spec, error) {
-	p := &specParser{file: name}
+	p := &specParser{file: name, lines: map[string]int{}}
 	s, err := p.parse(data)
 	if err != nil {
 		return nil, err
@@ -40,24 +43,29 @@ func ParseSpec(name string, data []byte) (*Spec, error) {
 	if s.Name == "" {
 		s.Name = strings.TrimSuffix(filepath.Base(name), filepath.Ext(name))
 	}
-	cells, err := Expand(s)
-	if err != nil {
-		return nil, fmt.Errorf("ladder: %s:%d: exclude: %v", name, p.excludeLine, err)
-	}
-	if err := checkBrokerKill(s, cells); err != nil {
-		return nil, fmt.Errorf("ladder: %s:%d: broker_kill: %v", name, p.brokerKillLine, err)
-	}
-	if _, err := calibrationCell(s, cells); err != nil {
-		return nil, fmt.Errorf("ladder: %s:%d: calibrate: %v", name, p.calibrateLine, err)
+	if err := checkSpec(s); err != nil {
+		var fe *fieldError
+		if errors.As(err, &fe) {
+			return nil, fmt.Errorf("ladder: %s:%d: %s: %s", name, p.line(fe.field), fe.field, fe.msg)
+		}
+		return nil, fmt.Errorf("ladder: %s: %w", name, err)
 	}
 	return s, nil
 }
 
 type specParser struct {
-	file           string
-	excludeLine    int
-	calibrateLine  int
-	brokerKillLine int
+	file     string
+	rootLine int
+	lines    map[string]int // field -> line of its key
+}
+
+// line is the line of field's key, or of the spec's first field when the
+// field is absent (an error about a default).
+func (p *specParser) line(field string) int {
+	if l, ok := p.lines[field]; ok {
+		return l
+	}
+	return p.rootLine
 }
 
 func (p *specParser) errAt(n *yaml.Node, field, format string, args ...any) error {
@@ -91,6 +99,7 @@ func (p *specParser) parse(data []byte) (*Spec, error) {
 	if root.Kind != yaml.MappingNode {
 		return nil, p.errAt(root, "spec", "want a mapping of fields, got %s", got(root))
 	}
+	p.rootLine = root.Line
 	s := &Spec{Partitions: defaultPartitions, Schema: defaultSchema, Cluster: []string{"embedded"}}
 	seen := map[string]*yaml.Node{}
 	for i := 0; i+1 < len(root.Content); i += 2 {
@@ -99,6 +108,7 @@ func (p *specParser) parse(data []byte) (*Spec, error) {
 			return nil, p.errAt(k, k.Value, "field given twice")
 		}
 		seen[k.Value] = k
+		p.lines[k.Value] = k.Line
 		if err := p.field(s, k, v); err != nil {
 			return nil, err
 		}
@@ -110,16 +120,6 @@ func (p *specParser) parse(data []byte) (*Spec, error) {
 	}
 	if slices.Contains(s.Cluster, "external") && len(s.Bootstrap) == 0 {
 		return nil, p.errAt(seen["cluster"], "bootstrap", "cluster external needs a bootstrap list")
-	}
-	p.excludeLine, p.calibrateLine = root.Line, root.Line
-	if k := seen["exclude"]; k != nil {
-		p.excludeLine = k.Line
-	}
-	if k := seen["calibrate"]; k != nil {
-		p.calibrateLine = k.Line
-	}
-	if k := seen["broker_kill"]; k != nil {
-		p.brokerKillLine = k.Line
 	}
 	return s, nil
 }
@@ -134,9 +134,9 @@ func (p *specParser) field(s *Spec, k, v *yaml.Node) error {
 	case AxisFormat:
 		s.Format, err = p.enumList(f, v, formatNames())
 	case AxisBatch:
-		s.Batch, err = p.intList(f, v)
+		s.Batch, err = p.intList(f, v, maxBatch, "every path refuses a larger batch, source/config.go")
 	case AxisBrokers:
-		s.Brokers, err = p.intList(f, v)
+		s.Brokers, err = p.intList(f, v, 0, "")
 	case AxisAlloc:
 		s.Alloc, err = p.enumList(f, v, knownAllocs)
 	case AxisCRC:
@@ -150,23 +150,23 @@ func (p *specParser) field(s *Spec, k, v *yaml.Node) error {
 	case "calibrate":
 		s.Calibrate, err = p.axisMap(f, v)
 	case "records":
-		s.Records, err = p.positive(f, v)
+		s.Records, err = p.upTo(f, v, 1, maxRecords, "what the embedded broker holds in memory, ladder/limits.go")
 	case "repetitions":
-		s.Repetitions, err = p.positive(f, v)
+		s.Repetitions, err = p.upTo(f, v, 1, maxRounds, "rounds are laid out in memory before the run starts")
 	case "warmup":
-		s.Warmup, err = p.nonNegative(f, v)
+		s.Warmup, err = p.upTo(f, v, 0, maxRounds, "rounds are laid out in memory before the run starts")
 	case "timeout":
 		s.Timeout, err = p.duration(f, v, false)
 	case "seed":
 		s.Seed, err = p.seed(f, v)
 	case "partitions":
-		s.Partitions, err = p.positive(f, v)
+		s.Partitions, err = p.upTo(f, v, 1, maxPartitions, "the loader and every reader refuse more")
 	case "schema":
 		s.Schema, err = p.enum(f, v, workloads.SchemaNames())
 	case "checkpoint":
 		s.Checkpoint, err = p.durations(f, v)
 	case "failures":
-		s.Failures, err = p.nonNegative(f, v)
+		s.Failures, err = p.upTo(f, v, 0, maxFailures, "the checkpoint supervisor's bound")
 	case "bootstrap":
 		s.Bootstrap, err = p.strList(f, v)
 	case "cluster_props":
@@ -236,8 +236,18 @@ func (p *specParser) positive(f string, v *yaml.Node) (int, error) {
 	return p.intValue(f, v, 1, "a positive integer")
 }
 
-func (p *specParser) nonNegative(f string, v *yaml.Node) (int, error) {
-	return p.intValue(f, v, 0, "a non-negative integer")
+// upTo parses an integer in lo..hi (lo is 0 or 1); why says where the
+// upper bound comes from.
+func (p *specParser) upTo(f string, v *yaml.Node, lo, hi int, why string) (int, error) {
+	want := "a positive integer"
+	if lo == 0 {
+		want = "a non-negative integer"
+	}
+	n, err := p.intValue(f, v, lo, want)
+	if err == nil && n > hi {
+		err = p.errAt(v, f, "%d is over the bound of %d (%s)", n, hi, why)
+	}
+	return n, err
 }
 
 func (p *specParser) seed(f string, v *yaml.Node) (uint64, error) {
@@ -300,6 +310,9 @@ func (p *specParser) durations(f string, v *yaml.Node) ([]time.Duration, error) 
 	var out []time.Duration
 	err := p.list(f, v, "durations or off", func(it *yaml.Node) error {
 		d, err := p.duration(f, it, true)
+		if err == nil && slices.Contains(out, d) {
+			return p.errAt(it, f, "value %q is %v, listed twice", it.Value, d)
+		}
 		out = append(out, d)
 		return err
 	})
@@ -351,7 +364,10 @@ func (p *specParser) enumList(f string, v *yaml.Node, known []string) ([]string,
 	return out, err
 }
 
-func (p *specParser) intList(f string, v *yaml.Node) ([]int, error) {
+// intList parses a list of positive integers; with hi > 0 each must be at
+// most hi (why says where the bound comes from). Values that are equal once
+// normalised (1024 and 1_024) name the same cells and are refused.
+func (p *specParser) intList(f string, v *yaml.Node, hi int, why string) ([]int, error) {
 	const want = "positive integers"
 	var out []int
 	err := p.list(f, v, want, func(it *yaml.Node) error {
@@ -361,6 +377,12 @@ func (p *specParser) intList(f string, v *yaml.Node) ([]int, error) {
 		n, err := strconv.Atoi(strings.ReplaceAll(it.Value, "_", ""))
 		if err != nil || n <= 0 {
 			return p.errAt(it, f, "want a list of %s, got %q", want, it.Value)
+		}
+		if hi > 0 && n > hi {
+			return p.errAt(it, f, "%d is over the bound of %d (%s)", n, hi, why)
+		}
+		if slices.Contains(out, n) {
+			return p.errAt(it, f, "value %q is %d, listed twice", it.Value, n)
 		}
 		out = append(out, n)
 		return nil

@@ -3,6 +3,7 @@ package ladder
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -144,6 +145,46 @@ func TestSpecErrors(t *testing.T) {
 			`ladder: x.yaml:12: calibrate: no cell of the expansion matches {path=franz}`},
 		{"external without bootstrap", with("seed", "seed: 7\ncluster: [external]"),
 			`ladder: x.yaml:12: bootstrap: cluster external needs a bootstrap list`},
+		// Limits (limits.go): every bound the lab knows, refused at load.
+		{"batch over the source bound", with("batch", `batch: [8192, 1000000000]`),
+			`ladder: x.yaml:4: batch: 1000000000 is over the bound of 1048576 (every path refuses a larger batch, source/config.go)`},
+		{"batch twice after normalisation", with("batch", `batch: [1024, 1_024]`),
+			`ladder: x.yaml:4: batch: value "1_024" is 1024, listed twice`},
+		{"brokers twice after normalisation", with("brokers", `brokers: [3, 03]`),
+			`ladder: x.yaml:5: brokers: value "03" is 3, listed twice`},
+		{"checkpoint twice after normalisation", with("seed", "seed: 7\ncheckpoint: [off, 1s, 1000ms]"),
+			`ladder: x.yaml:12: checkpoint: value "1000ms" is 1s, listed twice`},
+		{"repetitions over the bound", with("repetitions", "repetitions: 1000000000"),
+			`ladder: x.yaml:9: repetitions: 1000000000 is over the bound of 1000 (rounds are laid out in memory before the run starts)`},
+		{"warmup over the bound", with("seed", "seed: 7\nwarmup: 1001"),
+			`ladder: x.yaml:12: warmup: 1001 is over the bound of 1000 (rounds are laid out in memory before the run starts)`},
+		{"records over the bound", with("records", "records: 1_000_000_000"),
+			`ladder: x.yaml:8: records: 1000000000 is over the bound of 50000000 (what the embedded broker holds in memory, ladder/limits.go)`},
+		{"partitions over the bound", with("seed", "seed: 7\npartitions: 1025"),
+			`ladder: x.yaml:12: partitions: 1025 is over the bound of 1024 (the loader and every reader refuse more)`},
+		{"failures over the bound", with("seed", "seed: 7\ncheckpoint: 1s\nfailures: 10001"),
+			`ladder: x.yaml:13: failures: 10001 is over the bound of 10000 (the checkpoint supervisor's bound)`},
+		{"failures without checkpoints", with("seed", "seed: 7\nfailures: 1"),
+			`ladder: x.yaml:12: failures: 1 reader kills need checkpoints (set checkpoint to an interval, e.g. 1s)`},
+		{"failures with checkpoints off", with("seed", "seed: 7\ncheckpoint: [off]\nfailures: 2"),
+			`ladder: x.yaml:13: failures: 2 reader kills need checkpoints (set checkpoint to an interval, e.g. 1s)`},
+		{"failures beyond the records", with("records", "records: 20\ncheckpoint: 1s\nfailures: 19"),
+			`ladder: x.yaml:10: failures: 19 kills cannot be placed in 20 records (at most 18: kills land on distinct records in the first 9/10 of the corpus)`},
+		{"java on embedded", with("path", `path: [fast, java]`),
+			`ladder: x.yaml:2: path: java runs on cluster kafka only, but cell path=java/format=json/batch=8192/brokers=1/alloc=go/crc=off is on embedded (exclude it: - {path: java, cluster: embedded})`},
+		{"java on external", strings.NewReplacer("path: [fast]", "path: [java]", "seed: 7", "seed: 7\ncluster: [external]\nbootstrap: [k:9092]").Replace(validSpec),
+			`ladder: x.yaml:2: path: java runs on cluster kafka only, but cell path=java/format=json/batch=8192/brokers=1/alloc=go/crc=off/cluster=external is on external (exclude it: - {path: java, cluster: external})`},
+		{"java checkpointing", strings.NewReplacer("path: [fast]", "path: [java]", "seed: 7", "seed: 7\ncluster: [kafka]\ncheckpoint: [off, 1s]").Replace(validSpec),
+			`ladder: x.yaml:13: checkpoint: path java cannot checkpoint (it only counts records), but cell path=java/format=json/batch=8192/brokers=1/alloc=go/crc=off/cluster=kafka/ckpt=1s does`},
+		{"embedded brokers over the bound", with("brokers", "brokers: [3, 10]"),
+			`ladder: x.yaml:5: brokers: 10 brokers is over the embedded cluster's bound of 9 (cell path=fast/format=json/batch=8192/brokers=10/alloc=go/crc=off)`},
+		{"broker kill with checkpoints", strings.NewReplacer("brokers: [1]", "brokers: [3]", "seed: 7", "seed: 7\ncluster: [kafka]\ncheckpoint: 1s\nbroker_kill: {path: fast}").Replace(validSpec),
+			`ladder: x.yaml:14: broker_kill: selects path=fast/format=json/batch=8192/brokers=3/alloc=go/crc=off/cluster=kafka/ckpt=1s/fault=kill, but a broker kill cell cannot also checkpoint (rung refuses it; checkpoint is not an axis to exclude)`},
+		{"too many cells", strings.NewReplacer("batch: [8192]", "batch: ["+intRange(1, 5001)+"]", "format: [json]", "format: [json, avro, protobuf, csv, raw]",
+			"path: [fast]", "path: [rowwise, shallow, fast, franz]").Replace(validSpec),
+			`ladder: x.yaml:1: spec: the axes multiply to more than 100000 cells (the lab's bound on one spec)`},
+		{"too many child runs", strings.NewReplacer("batch: [8192]", "batch: ["+intRange(1, 998)+"]", "repetitions: 2", "repetitions: 1000\nwarmup: 1").Replace(validSpec),
+			`ladder: x.yaml:9: repetitions: 998 cells plus the A/A pair over 1001 rounds are 1001000 child runs, more than the lab's bound of 1000000`},
 		{"not a mapping", "- a\n- b\n",
 			`ladder: x.yaml:1: spec: want a mapping of fields, got a list`},
 		{"empty", "",
@@ -158,7 +199,11 @@ func TestSpecErrors(t *testing.T) {
 				t.Fatalf("no error for:\n%s", c.src)
 			}
 			if err.Error() != c.want {
-				t.Errorf("error\n got: %s\nwant: %s\nspec:\n%s", err, c.want, c.src)
+				src := c.src
+				if len(src) > 2000 {
+					src = src[:2000] + "..."
+				}
+				t.Errorf("error\n got: %s\nwant: %s\nspec:\n%s", err, c.want, src)
 			}
 			if strings.Contains(err.Error(), "\n") {
 				t.Errorf("error is not one line: %q", err)
@@ -249,4 +294,16 @@ func TestSpecDocExists(t *testing.T) {
 	if _, err := os.Stat("../docs/spec.md"); err != nil {
 		t.Errorf("docs/spec.md missing: %v", err)
 	}
+}
+
+// intRange is "lo, lo+1, ..., hi" for a YAML list.
+func intRange(lo, hi int) string {
+	var b strings.Builder
+	for i := lo; i <= hi; i++ {
+		if i > lo {
+			b.WriteString(", ")
+		}
+		b.WriteString(strconv.Itoa(i))
+	}
+	return b.String()
 }

@@ -1,0 +1,195 @@
+package ladder
+
+import (
+	"fmt"
+	"slices"
+	"time"
+)
+
+// The bounds LoadSpec checks, so that a spec the lab cannot run is refused
+// before any process starts or any directory is made. Each mirrors a limit
+// enforced further down the flow, where it would cost a broker start, a
+// corpus load or a whole run of failed cells to find out; the comment names
+// the code that enforces it. Those packages keep theirs unexported, so the
+// numbers are repeated here (TestLimitsMatchDownstream pins the ones it can
+// reach through an exported API).
+const (
+	// maxBatch is source's limits.maxBatch (source/config.go): every path
+	// refuses a batch of more than 1<<20 rows, so such a cell could only
+	// fail.
+	maxBatch = 1 << 20
+	// maxBrokers is clusters' brokersLimit (clusters/limits.go) and
+	// clusters/kafka's maxBrokers: neither the embedded cluster nor real
+	// Kafka starts with more than 9 brokers. An external cluster's broker
+	// count is the cluster's business and is not bounded.
+	maxBrokers = 9
+	// maxPartitions is clusters' partitionsLimit and source's
+	// limits.maxParts: the loader and every reader refuse more than 1024.
+	maxPartitions = 1024
+	// maxRecords bounds the corpus. The embedded cluster (kfake) keeps every
+	// record in the broker process's memory, and every corpus of a run stays
+	// there until the run ends: at 144 bytes a record (bid json and raw;
+	// bid-wide json is 288) 50M records are 7 GB per format, against the 24
+	// GiB of the lab VM. Each child also holds 8 bytes of expected hash per
+	// record (workloads.Hashes). The largest shipped spec uses 16M.
+	maxRecords = 50_000_000
+	// maxRounds bounds repetitions and warm-up rounds. The schedule is laid
+	// out in memory before the first child starts, so 10^9 rounds died with
+	// an out-of-memory trace; and past a few dozen rounds a figure's
+	// confidence interval no longer narrows enough to pay for the hours.
+	// 1000 leaves room for long A/A studies.
+	maxRounds = 1000
+	// maxFailures is checkpointcost's bound on injected reader kills
+	// (SuperviseOptions.validate in checkpointcost/supervise.go).
+	maxFailures = 10000
+	// maxCells bounds the product of the axes, computed before it is
+	// expanded (full.yaml, the whole matrix, is 720).
+	maxCells = 100_000
+	// maxEntries bounds the child runs of a schedule (cells plus the A/A
+	// pair, times warm-up and measured rounds): at a second each, a million
+	// is eleven days.
+	maxEntries = 1_000_000
+)
+
+// killableFraction is the share of the corpus in which the checkpoint
+// supervisor places its kills: it draws `failures` distinct record
+// positions in the first 9/10 of the range (killTargets in
+// checkpointcost/supervise.go), so it cannot place more than that.
+const killableNum, killableDen = 9, 10
+
+// fieldError is a failed whole-spec check: the field it is reported
+// against and why. ParseSpec adds the file and the field's line.
+type fieldError struct {
+	field string
+	msg   string
+}
+
+func (e *fieldError) Error() string { return e.field + ": " + e.msg }
+
+func fieldErrorf(field, format string, args ...any) *fieldError {
+	return &fieldError{field: field, msg: fmt.Sprintf(format, args...)}
+}
+
+// checkSpec runs the checks that need more than one field or the expanded
+// cells: sizes, failures against records and checkpoints, and the axis
+// combinations that cannot run. It runs on every spec the ladder is given,
+// parsed or stored in a manifest, before anything starts.
+func checkSpec(s *Spec) error {
+	if err := checkBounds(s); err != nil {
+		return err
+	}
+	if err := checkSizes(s); err != nil {
+		return err
+	}
+	if err := checkFailures(s); err != nil {
+		return err
+	}
+	cells, err := Expand(s)
+	if err != nil {
+		return &fieldError{field: "exclude", msg: err.Error()}
+	}
+	if err := checkCombinations(s, cells); err != nil {
+		return err
+	}
+	if err := checkBrokerKill(s, cells); err != nil {
+		return &fieldError{field: "broker_kill", msg: err.Error()}
+	}
+	if _, err := calibrationCell(s, cells); err != nil {
+		return &fieldError{field: "calibrate", msg: err.Error()}
+	}
+	return nil
+}
+
+// checkBounds holds a spec that did not come through the parser (built in
+// code, or stored in a manifest) to the parser's value bounds.
+func checkBounds(s *Spec) error {
+	for _, a := range [][]string{s.Path, s.Format, s.Alloc, s.CRC, s.Cluster} {
+		if len(a) == 0 {
+			return fieldErrorf("spec", "an axis is empty")
+		}
+	}
+	if len(s.Batch) == 0 || len(s.Brokers) == 0 {
+		return fieldErrorf("spec", "an axis is empty")
+	}
+	for _, b := range s.Batch {
+		if b < 1 || b > maxBatch {
+			return fieldErrorf(AxisBatch, "%d is out of 1..%d", b, maxBatch)
+		}
+	}
+	for _, b := range s.Brokers {
+		if b < 1 {
+			return fieldErrorf(AxisBrokers, "%d is not positive", b)
+		}
+	}
+	for _, v := range []struct {
+		field     string
+		n, lo, hi int
+	}{
+		{"records", s.Records, 1, maxRecords},
+		{"repetitions", s.Repetitions, 1, maxRounds},
+		{"warmup", s.Warmup, 0, maxRounds},
+		{"partitions", s.Partitions, 1, maxPartitions},
+		{"failures", s.Failures, 0, maxFailures},
+	} {
+		if v.n < v.lo || v.n > v.hi {
+			return fieldErrorf(v.field, "%d is out of %d..%d", v.n, v.lo, v.hi)
+		}
+	}
+	if s.Timeout <= 0 {
+		return fieldErrorf("timeout", "%v is not positive", s.Timeout)
+	}
+	return nil
+}
+
+// checkSizes refuses a spec whose expansion or schedule is too large to lay
+// out, before either is built.
+func checkSizes(s *Spec) error {
+	n := 1
+	for _, k := range []int{len(s.Path), len(s.Format), len(s.Batch), len(s.Brokers), len(s.Alloc), len(s.CRC), len(s.Cluster), max(1, len(s.Checkpoint)), max(1, len(s.Profile))} {
+		if n *= k; n > maxCells {
+			return fieldErrorf("spec", "the axes multiply to more than %d cells (the lab's bound on one spec)", maxCells)
+		}
+	}
+	if entries := (n + 2) * (s.Warmup + s.Repetitions); entries > maxEntries {
+		return fieldErrorf("repetitions", "%d cells plus the A/A pair over %d rounds are %d child runs, more than the lab's bound of %d", n, s.Warmup+s.Repetitions, entries, maxEntries)
+	}
+	return nil
+}
+
+// checkFailures refuses reader kills that could not be placed: without a
+// checkpointing cell nothing restores a killed reader, and the supervisor
+// draws distinct positions from the first 9/10 of the corpus.
+func checkFailures(s *Spec) error {
+	if s.Failures == 0 {
+		return nil
+	}
+	if !slices.ContainsFunc(s.Checkpoint, func(d time.Duration) bool { return d > 0 }) {
+		return fieldErrorf("failures", "%d reader kills need checkpoints (set checkpoint to an interval, e.g. 1s)", s.Failures)
+	}
+	if hi := s.Records * killableNum / killableDen; s.Failures > hi {
+		return fieldErrorf("failures", "%d kills cannot be placed in %d records (at most %d: kills land on distinct records in the first %d/%d of the corpus)", s.Failures, s.Records, hi, killableNum, killableDen)
+	}
+	return nil
+}
+
+// checkCombinations refuses the cells no run can measure:
+//   - path java on a cluster other than kafka: ConsumerPerformance needs a
+//     real Kafka distribution next to real brokers (docs/kafka.md);
+//   - path java with checkpoints: it only counts records (rung refuses it);
+//   - brokers over the embedded and kafka clusters' bound.
+//
+// Exclusions are applied first, so `exclude: [{path: java, cluster:
+// embedded}]` is how a spec runs java next to embedded cells.
+func checkCombinations(s *Spec, cells []Cell) error {
+	for _, c := range cells {
+		switch {
+		case c.Path == "java" && c.Cluster != "kafka":
+			return fieldErrorf(AxisPath, "java runs on cluster kafka only, but cell %s is on %s (exclude it: - {path: java, cluster: %s})", c.Name(), c.Cluster, c.Cluster)
+		case c.Path == "java" && c.Ckpt > 0:
+			return fieldErrorf("checkpoint", "path java cannot checkpoint (it only counts records), but cell %s does", c.Name())
+		case c.Cluster != "external" && c.Brokers > maxBrokers:
+			return fieldErrorf(AxisBrokers, "%d brokers is over the %s cluster's bound of %d (cell %s)", c.Brokers, c.Cluster, maxBrokers, c.Name())
+		}
+	}
+	return nil
+}
