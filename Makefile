@@ -44,8 +44,9 @@ vet:
 test: build vet kafka-dist
 	FPLAB_KAFKA_DIST=$(KAFKA_DIST) $(GO) test -count=1 -timeout 30m ./...
 	# The packages with goroutines, child processes and brokers, again
-	# under the race detector (test builds only; nothing measured).
-	$(GO) test -count=1 -race -timeout 30m ./checkpointcost ./clusters ./ladder ./ladder/rung ./source
+	# under the race detector (test builds only; nothing measured;
+	# ladder/rung is left out: a rung refuses to run in a -race build).
+	$(GO) test -count=1 -race -timeout 30m ./checkpointcost ./clusters ./ladder ./source
 	$(GO) test -count=1 -tags mimalloc2 ./alloc/...
 	$(GO) test -count=1 -tags mimalloc3 ./alloc/...
 	$(GO) test -count=1 -tags mimalloc2 -run ThreadChurn ./source
