@@ -50,6 +50,9 @@ declare -A SKIP=(
 declare -A SKIP_TESTS=(
 	[github.com/fastpathlab/fplab/checkpointcost]='^(TestSupervise|TestCrashBetweenCompleteAndCommit)'
 	[github.com/fastpathlab/fplab/cmd/fplab]='^TestBadInputIsOneLine$'
+	# These start host programs (/bin/sh) or re-exec the test binary as
+	# children, which FPLAB_CHILD_WRAPPER would hand to qemu-aarch64.
+	[github.com/fastpathlab/fplab/ladder]='^(TestChildTempDirRemoved|TestCrashedOwnerDoesNotBlock|TestRunChildPassesSecretsOnFD3)$'
 )
 
 echo "== make arm64"
