@@ -33,7 +33,6 @@ type incarnation struct {
 	done       bool
 	doneT      int64
 	killed     bool
-	halted     bool
 	wait       time.Duration // at the failure point, for a checkpoint
 	errMsg     string
 }
@@ -81,7 +80,7 @@ func (inc *incarnation) handle(ev *Event, res *Result) error {
 		if inc.ckpts == 0 {
 			return fmt.Errorf("checkpointcost: reader %d halted without a checkpoint of its own", inc.index)
 		}
-		inc.halted, inc.split, inc.wait = true, ev.Split, time.Duration(ev.WaitNS)
+		inc.split, inc.wait = ev.Split, time.Duration(ev.WaitNS)
 		if inc.target != nil && inc.caughtUp == 0 && atOrPast(inc.split, inc.target) {
 			// Restored at the end of the range, it had nothing to read.
 			inc.caughtUp = ev.T
@@ -169,7 +168,6 @@ func (s *supervisor) runOne(ctx context.Context, inc *incarnation, plan Plan) er
 					return abort(fmt.Errorf("checkpointcost: kill reader %d: %w", inc.index, err))
 				}
 				inc.killed = true
-				s.kills++
 			}
 		case <-stall.C:
 			return abort(fmt.Errorf("checkpointcost: reader %d sent no event for %v", inc.index, s.opt.StallTimeout))

@@ -26,8 +26,8 @@ type ReaderOptions struct {
 	// with Config.Start = Restored.Start.
 	Restored Restored
 	// Progress is how often batch events are written. 0 writes one per
-	// batch, which a supervisor placing kills needs (it kills on the first
-	// batch event past its target, and counts replay from the last one).
+	// batch, which a supervisor placing kills needs (it times recovery
+	// from the first batch event back at the killed reader's position).
 	// A positive value writes at most one batch event per Progress,
 	// covering every batch since the previous one (and always one before
 	// each checkpoint and at the end), so a cell that kills no reader does

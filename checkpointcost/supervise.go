@@ -79,8 +79,8 @@ func (o *SuperviseOptions) validate() error {
 // killing Failures of them at seeded positions, then verifies the
 // committed output. The Result is filled as far as the run got even when
 // an error is returned. It returns an error when a reader fails, stalls or
-// prints something that is not an event, when fewer kills than asked could
-// be placed before the end of the range, when any checkpoint failed, and
+// prints something that is not an event, when a reader with a planned
+// failure finishes instead of halting, when any checkpoint failed, and
 // when the verifier finds lost, duplicate or out-of-range records.
 func Supervise(ctx context.Context, opt SuperviseOptions) (Result, error) {
 	if err := opt.validate(); err != nil {
@@ -147,7 +147,6 @@ func killTargets(seed uint64, n int, total int64) ([]int64, error) {
 type supervisor struct {
 	opt     *SuperviseOptions
 	targets []int64
-	kills   int
 	res     Result
 }
 
@@ -157,8 +156,8 @@ func (s *supervisor) run(ctx context.Context) error {
 	for i := 0; i <= s.opt.Failures; i++ {
 		inc := &incarnation{index: i, target: target, nStart: len(s.opt.Start)}
 		var plan Plan
-		if s.kills < len(s.targets) {
-			plan = Plan{Halt: true, HaltAt: s.targets[s.kills], RangeStart: s.opt.Start, After: target}
+		if k := len(s.res.Failures); k < len(s.targets) {
+			plan = Plan{Halt: true, HaltAt: s.targets[k], RangeStart: s.opt.Start, After: target}
 		}
 		err := s.runOne(ctx, inc, plan)
 		s.res.Readers++

@@ -2,11 +2,9 @@ package plots
 
 import (
 	"math"
-	"slices"
 	"sort"
 
 	"github.com/fastpathlab/fplab/results"
-	"golang.org/x/perf/benchmath"
 )
 
 // Stat summarises one metric of one cell across its successful
@@ -29,16 +27,14 @@ func (s Stat) HasInterval() bool {
 	return s.N > 0 && !math.IsInf(s.Lo, 0) && !math.IsInf(s.Hi, 0)
 }
 
-// summarize summarises vs (N == 0 for none) with benchmath, exactly as
-// results' tables do; it leaves vs untouched.
+// summarize summarises vs (N == 0 for none) with results.Summarize, the
+// tables' summary; it leaves vs untouched.
 func summarize(vs []float64) Stat {
 	if len(vs) == 0 {
 		return Stat{}
 	}
-	s := benchmath.NewSample(slices.Clone(vs), &benchmath.DefaultThresholds)
-	sum := benchmath.AssumeNothing.Summary(s, results.Confidence)
-	n := len(s.Values)
-	return Stat{Median: sum.Center, Min: s.Values[0], Max: s.Values[n-1], N: n, Lo: sum.Lo, Hi: sum.Hi}
+	s := results.Summarize(vs)
+	return Stat{Median: s.Center, Min: s.Values[0], Max: s.Values[s.N-1], N: s.N, Lo: s.Lo, Hi: s.Hi}
 }
 
 func sortPoints(ps []Point) { sort.Slice(ps, func(i, j int) bool { return ps[i].X < ps[j].X }) }

@@ -53,6 +53,13 @@ type Delta struct {
 	Warnings []string
 }
 
+// Summarize summarises values as the tables do (median and its interval at
+// Confidence); values is left untouched. Figures use it, so an error bar
+// and a table's "± x%" are one computation.
+func Summarize(values []float64) *Stat {
+	return newStat("", slices.Clone(values), DefaultNoisyCV)
+}
+
 // newStat summarises values (which it sorts in place).
 func newStat(cell string, values []float64, noisyCV float64) *Stat {
 	s := benchmath.NewSample(values, &benchmath.DefaultThresholds)
