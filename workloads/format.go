@@ -1,22 +1,32 @@
 package workloads
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+
+	"github.com/fastpathlab/fplab/results/cell"
+)
 
 // Format names a wire format of the message bodies in the corpus topics.
 type Format string
 
-// The five formats the lab measures.
+// The five formats the lab measures, named by the lab's one vocabulary
+// (results/cell).
 const (
-	FormatJSON     Format = "json"
-	FormatAvro     Format = "avro"
-	FormatProtobuf Format = "protobuf"
-	FormatCSV      Format = "csv"
-	FormatRaw      Format = "raw"
+	FormatJSON     Format = cell.FormatJSON
+	FormatAvro     Format = cell.FormatAvro
+	FormatProtobuf Format = cell.FormatProtobuf
+	FormatCSV      Format = cell.FormatCSV
+	FormatRaw      Format = cell.FormatRaw
 )
 
-// Formats lists every format in a fixed order.
+// Formats lists every format in cell.Formats' order.
 func Formats() []Format {
-	return []Format{FormatJSON, FormatAvro, FormatProtobuf, FormatCSV, FormatRaw}
+	var fs []Format
+	for _, f := range cell.Formats() {
+		fs = append(fs, Format(f))
+	}
+	return fs
 }
 
 // ParseFormat maps a spec or flag value to a Format.
@@ -26,7 +36,7 @@ func ParseFormat(s string) (Format, error) {
 			return f, nil
 		}
 	}
-	return "", fmt.Errorf("workloads: unknown format %q (want json, avro, protobuf, csv or raw)", s)
+	return "", fmt.Errorf("workloads: unknown format %q (want %s)", s, strings.Join(cell.Formats(), ", "))
 }
 
 // NewCodec returns the codec of format f for schema s. For FormatRaw the
@@ -49,5 +59,5 @@ func NewCodec(f Format, s *Schema) (Codec, error) {
 	case FormatRaw:
 		return &rawCodec{schema: base.Raw(), json: &jsonCodec{schema: base}}, nil
 	}
-	return nil, fmt.Errorf("workloads: unknown format %q (want json, avro, protobuf, csv or raw)", string(f))
+	return nil, fmt.Errorf("workloads: unknown format %q (want %s)", string(f), strings.Join(cell.Formats(), ", "))
 }

@@ -1,0 +1,23 @@
+// Package cell is the lab's one vocabulary: the axis keys, the values each
+// closed axis takes (paths, formats, allocators, check.crcs, clusters), and
+// the one encoding of a cell as a sub-benchmark name.
+//
+// Where it sits in the flow:
+//
+//	spec -> [cells] -> child process -> result -> journal -> tables/plots/report
+//
+// The ladder expands a spec into Cells and names each with Cell.Name; the
+// rung child is handed the same Cell on its command line and prints the same
+// name; the journal, tables, plots and report read names back with Parse
+// (typed, strict) or Split and Dims (any key=value parts, for names written
+// by other tools or older runs). Nothing here imports another package of
+// the lab, so every layer, from workloads to the report, can use it.
+//
+// A name is key=value parts joined by '/', in a fixed order:
+//
+//	path=fast/format=json/batch=8192/brokers=3/alloc=go/crc=off[/cluster=kafka][/ckpt=1s][/prof=on][/fault=kill][/aa=a]
+//
+// The cluster part is left out for the embedded cluster, so names of the
+// default runs read as they always have. Metric unit names live in package
+// results (units.go), beside the table that says which way each improves.
+package cell

@@ -1,0 +1,272 @@
+package cell
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+)
+
+// Cell is one point of a ladder's matrix: one value per axis, plus what the
+// spec sets per cell. Its Name is the sub-benchmark name of every row the
+// cell produces.
+type Cell struct {
+	Path    string
+	Format  string
+	Batch   int
+	Brokers int
+	Alloc   string
+	CRC     bool
+	// Cluster is embedded, external or kafka; Name treats "" as embedded,
+	// and Parse returns embedded when the name has no cluster part.
+	Cluster string
+	// Ckpt is the checkpoint interval (0: checkpointing off).
+	Ckpt time.Duration
+	// Prof is set for a profiled cell.
+	Prof bool
+	// Fault is FaultKill for a cell that kills and restarts a broker, else "".
+	Fault string
+	// AA is "a" or "b" for the two sides of an A/A calibration pair, else "".
+	AA string
+}
+
+// Name encodes the cell as a sub-benchmark name (without the
+// "BenchmarkLadder/" prefix), key=value parts in the fixed order of Keys, so
+// benchproc can project any of them:
+//
+//	path=fast/format=json/batch=8192/brokers=3/alloc=go/crc=off[/cluster=kafka][/ckpt=1s][/prof=on][/fault=kill][/aa=a]
+//
+// Parse is its inverse.
+func (c Cell) Name() string {
+	var b strings.Builder
+	for _, p := range c.parts() {
+		if b.Len() > 0 {
+			b.WriteByte('/')
+		}
+		b.WriteString(p.Key)
+		b.WriteByte('=')
+		b.WriteString(p.Value)
+	}
+	return b.String()
+}
+
+// parts are the name's key=value parts, in order, the optional ones only
+// when set.
+func (c Cell) parts() []Part {
+	ps := []Part{
+		{Path, c.Path}, {Format, c.Format}, {Batch, strconv.Itoa(c.Batch)},
+		{Brokers, strconv.Itoa(c.Brokers)}, {Alloc, c.Alloc}, {CRC, onOff(c.CRC)},
+	}
+	if c.Cluster != "" && c.Cluster != ClusterEmbedded {
+		ps = append(ps, Part{Cluster, c.Cluster})
+	}
+	if c.Ckpt > 0 {
+		ps = append(ps, Part{Ckpt, c.Ckpt.String()})
+	}
+	if c.Prof {
+		ps = append(ps, Part{Prof, On})
+	}
+	if c.Fault != "" {
+		ps = append(ps, Part{Fault, c.Fault})
+	}
+	if c.AA != "" {
+		ps = append(ps, Part{AA, c.AA})
+	}
+	return ps
+}
+
+// Value is the cell's value under key as it is written in its name (and in
+// a spec): "embedded" for the default cluster, "" for an unset optional
+// part or an unknown key.
+func (c Cell) Value(key string) string {
+	if key == Cluster && (c.Cluster == "" || c.Cluster == ClusterEmbedded) {
+		return ClusterEmbedded
+	}
+	for _, p := range c.parts() {
+		if p.Key == key {
+			return p.Value
+		}
+	}
+	return ""
+}
+
+// Matches reports whether the cell has every key=value of m.
+func (c Cell) Matches(m map[string]string) bool {
+	for k, v := range m {
+		if c.Value(k) != v {
+			return false
+		}
+	}
+	return true
+}
+
+// Parse decodes a name written by Cell.Name. It is strict: every axis
+// present, known keys only, in name order, values the lab knows (paths,
+// formats, allocators, check.crcs and clusters from this package's lists;
+// batch and brokers positive integers; ckpt a positive duration in its
+// canonical form). Names from other tools go through Split or Dims.
+func Parse(name string) (Cell, error) {
+	ps, err := Split(name)
+	if err != nil {
+		return Cell{}, err
+	}
+	var c Cell
+	last := -1
+	for _, p := range ps {
+		rank, ok := KeyRank(p.Key)
+		if !ok {
+			return Cell{}, fmt.Errorf("cell: %s: unknown key %q", name, p.Key)
+		}
+		if rank < last {
+			return Cell{}, fmt.Errorf("cell: %s: key %q out of order (want %s)", name, p.Key, strings.Join(Keys(), ", "))
+		}
+		last = rank
+		if err := c.set(p); err != nil {
+			return Cell{}, fmt.Errorf("cell: %s: %w", name, err)
+		}
+	}
+	for _, k := range Axes() {
+		if k != Cluster && !slices.ContainsFunc(ps, func(p Part) bool { return p.Key == k }) {
+			return Cell{}, fmt.Errorf("cell: %s: no %s part", name, k)
+		}
+	}
+	switch c.Cluster {
+	case ClusterEmbedded:
+		return Cell{}, fmt.Errorf("cell: %s: cluster=%s is never written (it is the default)", name, ClusterEmbedded)
+	case "":
+		c.Cluster = ClusterEmbedded
+	}
+	return c, nil
+}
+
+// set assigns one part, checking its value.
+func (c *Cell) set(p Part) error {
+	var err error
+	switch p.Key {
+	case Path:
+		c.Path, err = known(p, Paths())
+	case Format:
+		c.Format, err = known(p, Formats())
+	case Batch:
+		c.Batch, err = positive(p)
+	case Brokers:
+		c.Brokers, err = positive(p)
+	case Alloc:
+		c.Alloc, err = known(p, Allocs())
+	case CRC:
+		var v string
+		v, err = known(p, CRCs())
+		c.CRC = v == On
+	case Cluster:
+		c.Cluster, err = known(p, Clusters())
+	case Ckpt:
+		d, perr := time.ParseDuration(p.Value)
+		switch {
+		case perr != nil || d <= 0:
+			err = fmt.Errorf("ckpt=%s is not a positive duration", p.Value)
+		case d.String() != p.Value:
+			err = fmt.Errorf("ckpt=%s is not written as %s", p.Value, d)
+		}
+		c.Ckpt = d
+	case Prof:
+		_, err = known(p, []string{On})
+		c.Prof = true
+	case Fault:
+		c.Fault, err = known(p, []string{FaultKill})
+	case AA:
+		c.AA, err = known(p, []string{"a", "b"})
+	}
+	return err
+}
+
+func known(p Part, values []string) (string, error) {
+	if !slices.Contains(values, p.Value) {
+		return "", fmt.Errorf("%s=%s: unknown %s (want %s)", p.Key, p.Value, p.Key, strings.Join(values, ", "))
+	}
+	return p.Value, nil
+}
+
+func positive(p Part) (int, error) {
+	n, err := strconv.Atoi(p.Value)
+	if err != nil || n <= 0 || strconv.Itoa(n) != p.Value {
+		return 0, fmt.Errorf("%s=%s is not a positive integer", p.Key, p.Value)
+	}
+	return n, nil
+}
+
+func onOff(b bool) string {
+	if b {
+		return On
+	}
+	return Off
+}
+
+// Part is one key=value element of a cell name.
+type Part struct {
+	Key, Value string
+}
+
+// Split splits any cell name ("path=fast/format=json/batch=8192") into its
+// key=value parts, in order, without judging keys or values. Keys must be
+// unique and usable as benchproc sub-name keys, and the name must fit on
+// one benchfmt line.
+func Split(name string) ([]Part, error) {
+	if err := CheckName(name); err != nil {
+		return nil, err
+	}
+	var parts []Part
+	seen := map[string]bool{}
+	for _, p := range strings.Split(name, "/") {
+		k, v, ok := strings.Cut(p, "=")
+		if !ok || k == "" {
+			return nil, fmt.Errorf("cell: %s: part %q is not key=value", name, p)
+		}
+		if strings.ContainsAny(k, `():@,"*`) || strings.HasPrefix(k, "-") {
+			return nil, fmt.Errorf("cell: %s: key %q has a character reserved by benchproc", name, k)
+		}
+		if seen[k] {
+			return nil, fmt.Errorf("cell: %s: key %q appears twice", name, k)
+		}
+		seen[k] = true
+		parts = append(parts, Part{k, v})
+	}
+	return parts, nil
+}
+
+// ErrName is wrapped by CheckName's errors.
+var ErrName = errors.New("cell: bad cell name")
+
+// CheckName refuses names that cannot round-trip through one benchfmt line.
+func CheckName(name string) error {
+	if name == "" {
+		return fmt.Errorf("%w: empty", ErrName)
+	}
+	if strings.ContainsFunc(name, unicode.IsSpace) {
+		return fmt.Errorf("%w: %q contains white space", ErrName, name)
+	}
+	return nil
+}
+
+// Dims splits a cell name into key -> value. Unlike Split it rejects
+// nothing: a part without '=' is kept under its own text with an empty
+// value, so plots and reports can show any name they are given.
+func Dims(name string) map[string]string {
+	dims := make(map[string]string)
+	for _, p := range strings.Split(name, "/") {
+		if p == "" {
+			continue
+		}
+		k, v, _ := strings.Cut(p, "=")
+		dims[k] = v
+	}
+	return dims
+}
+
+// IsAA reports whether name is one side of an A/A calibration pair.
+func IsAA(name string) bool {
+	_, ok := Dims(name)[AA]
+	return ok
+}

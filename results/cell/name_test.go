@@ -1,0 +1,186 @@
+package cell
+
+import (
+	"errors"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+)
+
+// base is a cell every axis of which is set.
+func base() Cell {
+	return Cell{Path: PathFast, Format: FormatJSON, Batch: 8192, Brokers: 1, Alloc: AllocGo, Cluster: ClusterEmbedded}
+}
+
+// variants is every value each part can take, one part changed at a time.
+func variants() []Cell {
+	var cs []Cell
+	add := func(f func(*Cell)) {
+		c := base()
+		f(&c)
+		cs = append(cs, c)
+	}
+	for _, v := range Paths() {
+		add(func(c *Cell) { c.Path = v })
+	}
+	for _, v := range Formats() {
+		add(func(c *Cell) { c.Format = v })
+	}
+	for _, v := range Allocs() {
+		add(func(c *Cell) { c.Alloc = v })
+	}
+	for _, v := range Clusters() {
+		add(func(c *Cell) { c.Cluster = v })
+	}
+	for _, n := range []int{1, 3, 64, 1 << 20} {
+		add(func(c *Cell) { c.Batch = n })
+		add(func(c *Cell) { c.Brokers = n })
+	}
+	for _, d := range []time.Duration{time.Millisecond, 250 * time.Millisecond, time.Second, 90 * time.Second} {
+		add(func(c *Cell) { c.Ckpt = d })
+	}
+	add(func(c *Cell) { c.CRC = true })
+	add(func(c *Cell) { c.Prof = true })
+	add(func(c *Cell) { c.Fault = FaultKill })
+	add(func(c *Cell) { c.AA = "a" })
+	add(func(c *Cell) { c.AA = "b" })
+	return cs
+}
+
+// random draws a cell with every part random, from a fixed seed.
+func random(r *rand.Rand) Cell {
+	pick := func(vs []string) string { return vs[r.IntN(len(vs))] }
+	c := Cell{
+		Path: pick(Paths()), Format: pick(Formats()), Batch: 1 + r.IntN(1<<20),
+		Brokers: 1 + r.IntN(9), Alloc: pick(Allocs()), CRC: r.IntN(2) == 0, Cluster: pick(Clusters()),
+		Prof: r.IntN(2) == 0,
+	}
+	if r.IntN(2) == 0 {
+		c.Ckpt = time.Duration(1+r.IntN(600_000)) * time.Millisecond
+	}
+	if r.IntN(2) == 0 {
+		c.Fault = FaultKill
+	}
+	if r.IntN(3) > 0 {
+		c.AA = pick([]string{"a", "b"})
+	}
+	return c
+}
+
+// TestRoundTrip: Parse(c.Name()) == c for every value of every part, and
+// for random combinations.
+func TestRoundTrip(t *testing.T) {
+	cs := variants()
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 2000 {
+		cs = append(cs, random(r))
+	}
+	for _, c := range cs {
+		name := c.Name()
+		got, err := Parse(name)
+		if err != nil {
+			t.Fatalf("Parse(%q): %v", name, err)
+		}
+		if got != c {
+			t.Fatalf("Parse(%q) = %+v, want %+v", name, got, c)
+		}
+		if again := got.Name(); again != name {
+			t.Fatalf("Name after Parse = %q, want %q", again, name)
+		}
+		dims := Dims(name)
+		for _, k := range Keys() {
+			if v, ok := dims[k]; ok && v != c.Value(k) {
+				t.Fatalf("%s: Dims[%s] = %q, Value = %q", name, k, v, c.Value(k))
+			}
+		}
+		if !c.Matches(dims) {
+			t.Fatalf("%s does not match its own dims %v", name, dims)
+		}
+	}
+}
+
+func TestNameShape(t *testing.T) {
+	c := base()
+	if got, want := c.Name(), "path=fast/format=json/batch=8192/brokers=1/alloc=go/crc=off"; got != want {
+		t.Fatalf("Name = %q, want %q", got, want)
+	}
+	c.Cluster, c.CRC, c.Ckpt, c.Prof, c.Fault, c.AA = ClusterKafka, true, time.Second, true, FaultKill, "b"
+	want := "path=fast/format=json/batch=8192/brokers=1/alloc=go/crc=on/cluster=kafka/ckpt=1s/prof=on/fault=kill/aa=b"
+	if got := c.Name(); got != want {
+		t.Fatalf("Name = %q, want %q", got, want)
+	}
+	if c.Value(Cluster) != ClusterKafka || base().Value(Cluster) != ClusterEmbedded || (Cell{}).Value(Cluster) != ClusterEmbedded {
+		t.Fatal("Value(cluster) does not report embedded for the default")
+	}
+}
+
+func TestParseRefuses(t *testing.T) {
+	ok := "path=fast/format=json/batch=8192/brokers=1/alloc=go/crc=off"
+	for _, tc := range []struct{ name, want string }{
+		{"", "empty"},
+		{"path=fast format=json", "white space"},
+		{"path=fast/format", `part "format" is not key=value`},
+		{ok + "/path=fast", `key "path" appears twice`},
+		{ok + "/colour=red", `unknown key "colour"`},
+		{"format=json/path=fast/batch=8192/brokers=1/alloc=go/crc=off", `key "path" out of order`},
+		{"path=fast/format=json/batch=8192/alloc=go/crc=off", "no brokers part"},
+		{"path=slow/format=json/batch=8192/brokers=1/alloc=go/crc=off", "unknown path"},
+		{"path=fast/format=xml/batch=8192/brokers=1/alloc=go/crc=off", "unknown format"},
+		{"path=fast/format=json/batch=0/brokers=1/alloc=go/crc=off", "batch=0 is not a positive integer"},
+		{"path=fast/format=json/batch=08/brokers=1/alloc=go/crc=off", "batch=08 is not a positive integer"},
+		{"path=fast/format=json/batch=8192/brokers=1/alloc=tc/crc=off", "unknown alloc"},
+		{"path=fast/format=json/batch=8192/brokers=1/alloc=go/crc=yes", "unknown crc"},
+		{ok + "/cluster=embedded", "never written"},
+		{ok + "/ckpt=1000ms", "not written as 1s"},
+		{ok + "/ckpt=-1s", "not a positive duration"},
+		{ok + "/prof=off", "unknown prof"},
+		{ok + "/aa=c", "unknown aa"},
+	} {
+		_, err := Parse(tc.name)
+		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), "cell: ") {
+			t.Errorf("Parse(%q) = %v, want an error containing %q", tc.name, err, tc.want)
+		}
+	}
+	if _, err := Parse(""); !errors.Is(err, ErrName) {
+		t.Errorf("Parse(\"\") = %v, want ErrName", err)
+	}
+}
+
+func TestSplitAcceptsForeignKeys(t *testing.T) {
+	ps, err := Split("path=fast/decoder=goccy/x=")
+	if err != nil || len(ps) != 3 || ps[1] != (Part{"decoder", "goccy"}) || ps[2] != (Part{"x", ""}) {
+		t.Fatalf("Split = %v, %v", ps, err)
+	}
+	if d := Dims("path=fast/odd/aa=a"); d["odd"] != "" || d[AA] != "a" || !IsAA("path=fast/aa=a") || IsAA("path=fast") {
+		t.Fatalf("Dims = %v", d)
+	}
+}
+
+func TestOrder(t *testing.T) {
+	for _, tc := range []struct {
+		key, a, b string
+		less      bool
+	}{
+		{Batch, "1024", "8192", true},
+		{Batch, "8192", "1024", false},
+		{Path, PathRowwise, PathFast, true},
+		{Path, PathFranz, PathJava, true},
+		{Path, PathJava, "zzz", true},
+		{Path, "aaa", PathRowwise, false},
+		{Format, "avro", "json", true},
+	} {
+		if got := Less(tc.key, tc.a, tc.b); got != tc.less {
+			t.Errorf("Less(%s, %s, %s) = %v", tc.key, tc.a, tc.b, got)
+		}
+	}
+	if r, ok := KeyRank(AA); !ok || r != len(Keys())-1 {
+		t.Errorf("KeyRank(aa) = %d, %v", r, ok)
+	}
+	if _, ok := KeyRank("decoder"); ok {
+		t.Error("KeyRank knows decoder")
+	}
+	if Values(Batch) != nil || len(Values(Path)) != 5 {
+		t.Error("Values")
+	}
+}
