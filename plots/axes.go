@@ -3,6 +3,9 @@ package plots
 import (
 	"sort"
 	"strings"
+
+	"github.com/fastpathlab/fplab/results"
+	"github.com/fastpathlab/fplab/results/cell"
 )
 
 // noValue labels, on an axis figure, the cells whose name lacks that axis's
@@ -51,7 +54,7 @@ func runAxes(cells []*cellData) []string {
 			out = append(out, k)
 		}
 	}
-	sortKeys(out)
+	results.SortKeys(out)
 	return out
 }
 
@@ -89,13 +92,13 @@ func shortName(c *cellData, keys []string) string {
 		}
 	}
 	if len(parts) == 0 {
-		return joinDims(c.dims, " ")
+		return results.Setting(c.dims)
 	}
 	return strings.Join(parts, " ")
 }
 
 // cellLess orders cells by their names part by part in cell-name key
-// order, each value as lessValue orders it (batch=1024 before
+// order, each value as cell.Less orders it (batch=1024 before
 // batch=65536, rowwise before fast), so rows read like the spec.
 func cellLess(a, b *cellData) bool {
 	keys := make([]string, 0, len(a.dims)+len(b.dims))
@@ -108,13 +111,13 @@ func cellLess(a, b *cellData) bool {
 			}
 		}
 	}
-	sortKeys(keys)
+	results.SortKeys(keys)
 	for _, k := range keys {
 		va, vb := a.dims[k], b.dims[k]
 		if va == vb {
 			continue
 		}
-		return lessValue(k, va, vb)
+		return cell.Less(k, va, vb)
 	}
 	return a.name < b.name
 }
@@ -122,15 +125,15 @@ func cellLess(a, b *cellData) bool {
 // axisTitle is the axis label of a key's values.
 func axisTitle(key string) string {
 	switch key {
-	case keyPath:
+	case cell.Path:
 		return "consume path"
-	case keyBatch:
+	case cell.Batch:
 		return "batch size (records)"
-	case keyBrokers:
+	case cell.Brokers:
 		return "brokers (count)"
-	case keyAlloc:
+	case cell.Alloc:
 		return "allocator"
-	case keyCRC:
+	case cell.CRC:
 		return "CRC check (check.crcs)"
 	}
 	return key
@@ -160,13 +163,13 @@ func intervalCaption(what string, stats []Stat) string {
 }
 
 // sortByKeys orders cells by their values on keys, in the given key order,
-// each as lessValue orders it.
+// each as cell.Less orders it.
 func sortByKeys(cells []*cellData, keys []string) {
 	sort.SliceStable(cells, func(i, j int) bool {
 		for _, k := range keys {
 			a, b := axisValue(cells[i], k), axisValue(cells[j], k)
 			if a != b {
-				return lessValue(k, a, b)
+				return cell.Less(k, a, b)
 			}
 		}
 		return false

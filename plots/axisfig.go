@@ -3,6 +3,9 @@ package plots
 import (
 	"fmt"
 	"strings"
+
+	"github.com/fastpathlab/fplab/results"
+	"github.com/fastpathlab/fplab/results/cell"
 )
 
 // Limits of an axis figure's layout. More than maxSets settings in one
@@ -43,7 +46,7 @@ func axisFigure(cells []*cellData, axis string, axes []string, opt Options, styl
 	var drawn, failed, noRate []*cellData
 	for _, c := range cells {
 		switch {
-		case c.has(UnitRecPerSec):
+		case c.has(results.UnitRecPerSec):
 			drawn = append(drawn, c)
 		case c.ok == 0:
 			failed = append(failed, c)
@@ -52,7 +55,7 @@ func axisFigure(cells []*cellData, axis string, axes []string, opt Options, styl
 		}
 	}
 	if len(drawn) == 0 {
-		fig.Skip = "no " + UnitRecPerSec + " samples in any cell"
+		fig.Skip = "no " + results.UnitRecPerSec + " samples in any cell"
 		return fig
 	}
 	groups := axisValues(cells, axis)
@@ -66,15 +69,15 @@ func axisFigure(cells []*cellData, axis string, axes []string, opt Options, styl
 	// each path's dot is coloured as it is everywhere else (the x labels
 	// name them, so no legend).
 	legend := len(sets) > 0
-	if !legend && axis == keyPath {
-		sets = []string{keyPath}
+	if !legend && axis == cell.Path {
+		sets = []string{cell.Path}
 	}
 	setKeys := combos(drawn, sets)
 	setStyle := make(map[string]int, len(setKeys))
 	for i, k := range setKeys {
 		setStyle[k] = setStyleOf(i)
-		if len(sets) == 1 && sets[0] == keyPath {
-			setStyle[k] = styles[strings.TrimPrefix(k, keyPath+"=")]
+		if len(sets) == 1 && sets[0] == cell.Path {
+			setStyle[k] = styles[strings.TrimPrefix(k, cell.Path+"=")]
 		}
 		if len(sets) == 0 {
 			setStyle[k] = neutralStyle
@@ -99,7 +102,7 @@ func axisFigure(cells []*cellData, axis string, axes []string, opt Options, styl
 				if comboOf(c, facets) != fk || comboOf(c, sets) != sk {
 					continue
 				}
-				st := c.stat(UnitRecPerSec)
+				st := c.stat(results.UnitRecPerSec)
 				set.Values[at[axisValue(c, axis)]] = st
 				all = append(all, st)
 				found = true
@@ -144,8 +147,8 @@ func axisFigure(cells []*cellData, axis string, axes []string, opt Options, styl
 // within maxPanels.
 func facetAxes(cells []*cellData, axis string, others []string) (facets, sets []string) {
 	sets = append([]string(nil), others...)
-	if i := indexOf(sets, keyFormat); i >= 0 && everyHasTwo(cells, keyFormat, axis) {
-		facets = []string{keyFormat}
+	if i := indexOf(sets, cell.Format); i >= 0 && everyHasTwo(cells, cell.Format, axis) {
+		facets = []string{cell.Format}
 		sets = append(sets[:i:i], sets[i+1:]...)
 	}
 	for maxSetsPerPanel(cells, facets, sets) > maxSets {

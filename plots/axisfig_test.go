@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/fastpathlab/fplab/results"
+	"github.com/fastpathlab/fplab/results/cell"
+	"github.com/fastpathlab/fplab/results/resultstest"
 )
 
 // TestAxisFiguresSmoke: a covering run gets a figure for every axis that
@@ -14,7 +16,7 @@ import (
 // tag; with one cell per format, a single panel whose dot sets are the
 // other axes' settings.
 func TestAxisFiguresSmoke(t *testing.T) {
-	figs := Plan(smokeRows(), Options{})
+	figs := mustPlan(t, resultstest.SmokeRows(), Options{})
 	var names []string
 	for _, f := range figs {
 		if strings.HasPrefix(f.Name, "by-") {
@@ -55,8 +57,8 @@ func TestAxisFiguresSmoke(t *testing.T) {
 // (a panel per format, each path in its own colour) and by format with the
 // paths as sets; every drawn interval is the one the tables print.
 func TestAxisFiguresPaths(t *testing.T) {
-	rows := pathsRows()
-	figs := Plan(rows, Options{})
+	rows := resultstest.PathsRows()
+	figs := mustPlan(t, rows, Options{})
 	byPath := figureByName(t, figs, "by-path")
 	if len(byPath.Panels) != 2 || byPath.Panels[0].Title != "format=json" || byPath.Panels[1].Title != "format=raw" {
 		t.Fatalf("by-path panels %d (%v), want format=json and format=raw", len(byPath.Panels), byPath.Panels)
@@ -66,7 +68,8 @@ func TestAxisFiguresPaths(t *testing.T) {
 	}
 	for _, d := range byPath.Panels[0].Dots {
 		path := strings.TrimPrefix(d.Label, "path=")
-		if want := pathOrder[path]; d.Style != want {
+		want, ok := cell.PathRank(path)
+		if !ok || d.Style != want {
 			t.Errorf("path %s drawn in style %d, want its path style %d", path, d.Style, want)
 		}
 	}
@@ -82,7 +85,7 @@ func TestAxisFiguresPaths(t *testing.T) {
 	}
 	want := make(map[string]*results.Stat)
 	for _, tb := range tables {
-		if tb.Unit != UnitRecPerSec {
+		if tb.Unit != results.UnitRecPerSec {
 			continue
 		}
 		for _, r := range tb.Rows {
@@ -138,7 +141,7 @@ func TestFacetAxesSplitsCrowdedPanels(t *testing.T) {
 			for _, ck := range []string{"", "/ckpt=1s"} {
 				for _, f := range []string{"json", "raw"} {
 					rows = append(rows, results.Row{Cell: fmt.Sprintf("path=%s/format=%s/batch=%d%s", path, f, b, ck), OK: true,
-						Metrics: []results.Metric{{Unit: UnitRecPerSec, Value: float64(b)}}})
+						Metrics: []results.Metric{{Unit: results.UnitRecPerSec, Value: float64(b)}}})
 				}
 			}
 		}
@@ -148,7 +151,7 @@ func TestFacetAxesSplitsCrowdedPanels(t *testing.T) {
 	if strings.Join(axes, " ") != "path format batch ckpt" {
 		t.Fatalf("axes %v, want path format batch ckpt (ckpt absent on half the cells still varies)", axes)
 	}
-	facets, sets := facetAxes(cells, keyPath, []string{keyFormat, keyBatch, "ckpt"})
+	facets, sets := facetAxes(cells, cell.Path, []string{cell.Format, cell.Batch, "ckpt"})
 	if strings.Join(facets, ",") != "format,ckpt" || strings.Join(sets, ",") != "batch" {
 		t.Errorf("by-path: facets %v sets %v, want format,ckpt and batch (format x batch would be 10 panels)", facets, sets)
 	}

@@ -5,7 +5,16 @@
 //	                                                              ^^^^^
 //
 // and reads nothing but []results.Row (the journal): no Kafka, no ladder.
-// Package report calls WriteAll and links the images.
+// It only draws: what it shows is computed in package results (the cells'
+// samples, results.SweptCells; their summary, results.Summarize; the knee,
+// results.Knee; the unit names, results.UnitRecPerSec and the rest; the
+// setting a figure holds, results.Setting; the axis labels,
+// texttab.Label, the tables' number formatter) and the cell vocabulary
+// (keys, path order, cell.Less) is package results/cell's. The cells'
+// samples are counted as the tables and the report count them
+// (results.Index): a resumed (cell, rep) pair once, by its last row.
+// Package report sits above both: it calls results for the analysis and
+// WriteAll here for the images, and links them.
 //
 // # Shape
 //
@@ -67,8 +76,8 @@
 //   - tradeoff-<format>: the checkpoint trade-off, three panels over the
 //     same batch axis: throughput, checkpoint duration p99 (ckpt-p99-ms)
 //     with the budget as a dashed line, and records replayed after an
-//     injected failure (replay-rec). The knee of each path (see Knee) is
-//     ringed on the throughput and p99 panels.
+//     injected failure (replay-rec). The knee of each path (results.Knee
+//     under Options.BudgetMs) is ringed on the throughput and p99 panels.
 //   - alloc-<format>, crc-<format>, brokers-<format>: bar charts of
 //     throughput grouped by path, one bar per allocator, CRC setting or
 //     broker count, with min-max error bars; a cell without a successful
@@ -80,14 +89,6 @@
 // that varies, so skipped.txt lists per-format figures that do not apply
 // (one batch size, checkpoints off, an allocator not swept). Emulated runs (Options.Emulated,
 // from the manifest) carry EmulatedLabel in every title.
-//
-// # The knee
-//
-// Knee(rows, budgetMs) is, per format, path and setting, the batch size
-// with the highest median throughput whose median ckpt-p99-ms is within the
-// budget (DefaultBudgetMs, 100 ms); ties go to the lower p99, then the
-// smaller batch. Lines where no batch qualifies say why ("none within
-// budget ...", "no ckpt-p99-ms samples").
 //
 // Text is set in gonum's embedded Liberation fonts, never the host's, so
 // images are reproducible; the golden tests compare decoded pixels with a

@@ -3,19 +3,18 @@ package plots
 import (
 	"bytes"
 	"encoding/xml"
-	"flag"
+	"fmt"
 	"image"
 	"image/png"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/fastpathlab/fplab/internal/golden"
 	"github.com/fastpathlab/fplab/results"
+	"github.com/fastpathlab/fplab/results/resultstest"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden images in testdata/golden")
 
 // Pixels whose channels differ by more than channelTol count as changed; a
 // figure matches its golden image when at most pixelTol of its pixels
@@ -84,18 +83,19 @@ var goldenRuns = []struct {
 	dir  string
 	rows func() []results.Row
 }{
-	{"", fixtureRows},
-	{"smoke", smokeRows},
-	{"paths", pathsRows},
-	{"one-cell", oneCellRows},
+	{"", resultstest.SweepRows},
+	{"smoke", resultstest.SmokeRows},
+	{"paths", resultstest.PathsRows},
+	{"one-cell", resultstest.OneCellRows},
 }
 
 // TestGoldenImages renders every figure of each fixture run and compares
-// it with testdata/golden/[<dir>/]<name>.png (go test -update rewrites
-// them). A figure the plan skips has no image to compare.
+// it with testdata/golden/[<dir>/]<name>.png within the pixel tolerance
+// (go test -update rewrites the images that differ beyond it). A figure
+// the plan skips has no image to compare.
 func TestGoldenImages(t *testing.T) {
 	for _, run := range goldenRuns {
-		for _, fig := range Plan(run.rows(), Options{Emulated: true}) {
+		for _, fig := range mustPlan(t, run.rows(), Options{Emulated: true}) {
 			if fig.Skip != "" {
 				continue
 			}
@@ -104,41 +104,34 @@ func TestGoldenImages(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				checkGolden(t, filepath.Join("testdata", "golden", run.dir, fig.Name+".png"), got)
+				golden.CheckWith(t, filepath.Join("golden", run.dir, fig.Name+".png"), got, samePNG)
 			})
 		}
 	}
 }
 
-// checkGolden compares a rendered PNG with the golden image at path, or
-// writes it there under -update.
-func checkGolden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
+// samePNG is the golden.Compare of rendered figures: the images match
+// when they differ within the pixel tolerance.
+func samePNG(got, want []byte) error {
+	g, err := png.Decode(bytes.NewReader(got))
 	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
+		return fmt.Errorf("decode the rendered png: %v", err)
 	}
-	if d, blk := pixelDiff(decodePNG(t, got), decodePNG(t, want)); differs(d, blk) {
-		out := filepath.Join(t.TempDir(), filepath.Base(path))
-		os.WriteFile(out, got, 0o644)
-		t.Errorf("%s differs in %.2f%% of pixels, up to %d in one %dx%d block (tolerance %.2f%%, %d); rendered image kept at %s",
-			path, 100*d, blk, blockSize, blockSize, 100*pixelTol, blockTol, out)
+	w, err := png.Decode(bytes.NewReader(want))
+	if err != nil {
+		return fmt.Errorf("decode the golden png: %v", err)
 	}
+	if d, blk := pixelDiff(g, w); differs(d, blk) {
+		return fmt.Errorf("differs in %.2f%% of pixels, up to %d in one %dx%d block (tolerance %.2f%%, %d)",
+			100*d, blk, blockSize, blockSize, 100*pixelTol, blockTol)
+	}
+	return nil
 }
 
 // TestGoldenComparisonDetectsChange proves the tolerance is tight enough to
 // catch a real change: one line moved by 15%.
 func TestGoldenComparisonDetectsChange(t *testing.T) {
-	fig := figureByName(t, Plan(fixtureRows(), Options{Emulated: true}), "throughput-json")
+	fig := figureByName(t, mustPlan(t, resultstest.SweepRows(), Options{Emulated: true}), "throughput-json")
 	base, err := Render(fig, "png")
 	if err != nil {
 		t.Fatal(err)
@@ -161,26 +154,12 @@ func TestGoldenComparisonDetectsChange(t *testing.T) {
 }
 
 func TestRenderSVG(t *testing.T) {
-	fig := figureByName(t, Plan(fixtureRows(), Options{Emulated: true}), "tradeoff-json")
+	fig := figureByName(t, mustPlan(t, resultstest.SweepRows(), Options{Emulated: true}), "tradeoff-json")
 	data, err := Render(fig, "svg")
 	if err != nil {
 		t.Fatal(err)
 	}
-	dec := xml.NewDecoder(bytes.NewReader(data))
-	var texts []string
-	for {
-		tok, err := dec.Token()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatalf("svg is not well-formed XML: %v", err)
-		}
-		if cd, ok := tok.(xml.CharData); ok {
-			texts = append(texts, string(cd))
-		}
-	}
-	all := strings.Join(texts, " ")
+	all := svgText(t, data)
 	for _, want := range []string{EmulatedLabel, "ckpt p99 (ms)", "batch size (records, log scale)", "65536", "knee 8192", "budget 100 ms"} {
 		if !strings.Contains(all, want) {
 			t.Errorf("svg text lacks %q", want)
@@ -195,7 +174,7 @@ func TestRenderErrors(t *testing.T) {
 	if _, err := Render(Figure{Name: "x"}, "png"); err == nil {
 		t.Error("figure without panels rendered")
 	}
-	fig := figureByName(t, Plan(fixtureRows(), Options{}), "alloc-json")
+	fig := figureByName(t, mustPlan(t, resultstest.SweepRows(), Options{}), "alloc-json")
 	if _, err := Render(fig, "gif"); err == nil || !strings.Contains(err.Error(), `"gif"`) {
 		t.Errorf("unknown format: err = %v", err)
 	}
@@ -216,12 +195,12 @@ func TestGoldenComparisonDetectsDotChange(t *testing.T) {
 		fig    Figure
 		change func(*Figure)
 	}{
-		{"overview", figureByName(t, Plan(fixtureRows(), Options{}), "overview"), func(f *Figure) {
+		{"overview", figureByName(t, mustPlan(t, resultstest.SweepRows(), Options{}), "overview"), func(f *Figure) {
 			rows := append([]CellRow(nil), f.Panels[0].Rows...)
 			rows[5].Stat = move(rows[5].Stat)
 			f.Panels[0].Rows = rows
 		}},
-		{"by-path", figureByName(t, Plan(pathsRows(), Options{}), "by-path"), func(f *Figure) {
+		{"by-path", figureByName(t, mustPlan(t, resultstest.PathsRows(), Options{}), "by-path"), func(f *Figure) {
 			d := f.Panels[0].Dots[1]
 			d.Values = append([]Stat(nil), d.Values...)
 			d.Values[1] = move(d.Values[1])
@@ -250,7 +229,7 @@ func TestGoldenComparisonDetectsDotChange(t *testing.T) {
 }
 
 func TestRenderOverviewSVG(t *testing.T) {
-	data, err := Render(figureByName(t, Plan(smokeRows(), Options{}), "overview"), "svg")
+	data, err := Render(figureByName(t, mustPlan(t, resultstest.SmokeRows(), Options{}), "overview"), "svg")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,5 +1,13 @@
 package plots
 
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/fastpathlab/fplab/results"
+)
+
 // EmulatedLabel is added to every title of a run made under emulation
 // (e.g. arm64 under qemu), whose timings say nothing about ARM hardware.
 const EmulatedLabel = "emulated — not ARM performance"
@@ -10,25 +18,36 @@ type Options struct {
 	// title then carries EmulatedLabel.
 	Emulated bool
 	// BudgetMs is the checkpoint p99 budget for the knee and the budget line
-	// of the trade-off figure; <= 0 means DefaultBudgetMs.
+	// of the trade-off figure; 0 means results.DefaultBudgetMs, and a
+	// negative, NaN or absurd value is an error.
 	BudgetMs float64
 	// Prefer breaks ties when a figure must hold a dimension at one value
 	// and several values have equally many cells, e.g. {"brokers": "3"}.
 	Prefer map[string]string
-	// Formats are the image formats WriteAll writes; nil means png and svg.
+	// Formats are the image formats WriteAll writes (ImageFormats); nil
+	// means all of them.
 	Formats []string
 }
 
-func (o Options) budget() float64 {
-	if !(o.BudgetMs > 0) {
-		return DefaultBudgetMs
-	}
-	return o.BudgetMs
-}
+// ImageFormats are the formats Render writes.
+func ImageFormats() []string { return []string{"png", "svg"} }
 
-func (o Options) formats() []string {
-	if len(o.Formats) == 0 {
-		return []string{"png", "svg"}
+// withDefaults checks o against its bounds and fills in the defaults, once,
+// at the entry of Plan and WriteAll. Each error names the field and its
+// bound; nothing is silently replaced.
+func (o Options) withDefaults() (Options, error) {
+	b, err := results.BudgetMs(o.BudgetMs)
+	if err != nil {
+		return o, fmt.Errorf("plots: Options.BudgetMs %v", err)
 	}
-	return o.Formats
+	o.BudgetMs = b
+	if len(o.Formats) == 0 {
+		o.Formats = ImageFormats()
+	}
+	for _, f := range o.Formats {
+		if !slices.Contains(ImageFormats(), f) {
+			return o, fmt.Errorf("plots: Options.Formats has %q, want some of %s", f, strings.Join(ImageFormats(), ", "))
+		}
+	}
+	return o, nil
 }

@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/fastpathlab/fplab/results"
+	"github.com/fastpathlab/fplab/results/cell"
 )
 
 // maxRows is the most cells one overview image holds; a larger run (the
@@ -18,25 +21,25 @@ const maxRows = 60
 func overviewFigures(ds *dataset, opt Options, styles map[string]int) []Figure {
 	title := "Throughput of every cell"
 	cells := append([]*cellData(nil), ds.cells...)
-	if !anyHas(cells, UnitRecPerSec) {
-		return []Figure{{Name: "overview", Title: opt.title(title), Skip: "no cell has a " + UnitRecPerSec + " sample"}}
+	if !anyHas(cells, results.UnitRecPerSec) {
+		return []Figure{{Name: "overview", Title: opt.title(title), Skip: "no cell has a " + results.UnitRecPerSec + " sample"}}
 	}
 	sort.SliceStable(cells, func(i, j int) bool { return cellLess(cells[i], cells[j]) })
 	axes := runAxes(cells)
-	colourByPath := indexOf(axes, keyPath) >= 0
+	colourByPath := indexOf(axes, cell.Path) >= 0
 	var rows []CellRow
 	var stats []Stat
 	for _, c := range cells {
 		r := CellRow{Label: shortName(c, axes), Style: neutralStyle}
 		if colourByPath {
-			r.Style = styles[c.dims[keyPath]]
+			r.Style = styles[c.dims[cell.Path]]
 		}
 		if c.failed > 0 && c.ok > 0 {
 			r.Label += fmt.Sprintf(" (%d of %d failed)", c.failed, c.failed+c.ok)
 		}
 		switch {
-		case c.has(UnitRecPerSec):
-			r.Stat = c.stat(UnitRecPerSec)
+		case c.has(results.UnitRecPerSec):
+			r.Stat = c.stat(results.UnitRecPerSec)
 			stats = append(stats, r.Stat)
 		case c.ok == 0:
 			r.Note = fmt.Sprintf("failed: %d of %d repetitions", c.failed, c.failed)
@@ -55,7 +58,7 @@ func overviewFigures(ds *dataset, opt Options, styles map[string]int) []Figure {
 	b.WriteString(" A/A calibration cells are left out (see the noise floor).")
 	var legend []LegendEntry
 	if colourByPath {
-		for _, p := range values(cells, keyPath) {
+		for _, p := range values(cells, cell.Path) {
 			legend = append(legend, LegendEntry{Label: p, Kind: LegendDot, Style: styles[p]})
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/fastpathlab/fplab/results"
+	"github.com/fastpathlab/fplab/results/cell"
 )
 
 // Plan builds, from a run's rows, every figure WriteAll draws: the
@@ -13,16 +14,25 @@ import (
 // then per format throughput vs batch size, the checkpoint trade-off, and
 // the allocator, CRC and broker-count comparisons. It is pure data (no rendering); a figure
 // without data carries a Skip reason instead of panels.
-func Plan(rows []results.Row, opt Options) []Figure {
+func Plan(rows []results.Row, opt Options) ([]Figure, error) {
+	opt, err := opt.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	return plan(rows, opt), nil
+}
+
+// plan is Plan with opt checked and defaulted.
+func plan(rows []results.Row, opt Options) []Figure {
 	ds := newDataset(rows)
 	styles := pathStyles(ds.cells)
 	figs := overviewFigures(ds, opt, styles)
 	figs = append(figs, axisFigures(ds, opt, styles)...)
-	formats := values(ds.cells, keyFormat)
+	formats := values(ds.cells, cell.Format)
 	if len(formats) == 0 {
 		return append(figs, Figure{Name: "throughput", Title: opt.title("Throughput vs batch size"), Skip: "no cells with a format in the journal"})
 	}
-	knees := kneeOf(ds.cells, opt.budget())
+	knees := results.Knee(rows, opt.BudgetMs)
 	for _, f := range formats {
 		figs = append(figs, throughputFigure(ds, f, opt, styles), tradeoffFigure(ds, f, opt, styles, knees))
 		for _, d := range compareDims {
@@ -44,12 +54,12 @@ func throughputFigure(ds *dataset, format string, opt Options, styles map[string
 		Name:  "throughput-" + safeName(format),
 		Title: opt.title("Throughput vs batch size — format=" + format),
 	}
-	sel, ok := selectCells(ds.cells, map[string]string{keyFormat: format}, []string{keyPath, keyBatch}, UnitRecPerSec, opt.Prefer)
+	sel, ok := selectCells(ds.cells, map[string]string{cell.Format: format}, []string{cell.Path, cell.Batch}, results.UnitRecPerSec, opt.Prefer)
 	if !ok {
-		fig.Skip = "no " + UnitRecPerSec + " samples"
+		fig.Skip = "no " + results.UnitRecPerSec + " samples"
 		return fig
 	}
-	lines, xs := lineSeries(sel.cells, UnitRecPerSec, styles)
+	lines, xs := lineSeries(sel.cells, results.UnitRecPerSec, styles)
 	if reason := needBatches(xs); reason != "" {
 		fig.Skip = reason
 		return fig
@@ -63,28 +73,28 @@ func throughputFigure(ds *dataset, format string, opt Options, styles map[string
 	return fig
 }
 
-func tradeoffFigure(ds *dataset, format string, opt Options, styles map[string]int, knees []KneePoint) Figure {
+func tradeoffFigure(ds *dataset, format string, opt Options, styles map[string]int, knees []results.KneePoint) Figure {
 	fig := Figure{
 		Name:  "tradeoff-" + safeName(format),
 		Title: opt.title("Checkpoint trade-off vs batch size — format=" + format),
 	}
-	sel, ok := selectCells(ds.cells, map[string]string{keyFormat: format}, []string{keyPath, keyBatch}, UnitCkptP99, opt.Prefer)
+	sel, ok := selectCells(ds.cells, map[string]string{cell.Format: format}, []string{cell.Path, cell.Batch}, results.UnitCkptP99, opt.Prefer)
 	if !ok {
-		fig.Skip = "no " + UnitCkptP99 + " samples (checkpoints off in this run?)"
+		fig.Skip = "no " + results.UnitCkptP99 + " samples (checkpoints off in this run?)"
 		return fig
 	}
 	// Every panel draws all cells of the chosen setting, so a cell that
 	// lacks checkpoint figures still shows its throughput.
-	cells := cellsMatching(ds.cells, sel.held, map[string]string{keyFormat: format})
-	p99, xs := lineSeries(cells, UnitCkptP99, styles)
+	cells := cellsMatching(ds.cells, sel.held, map[string]string{cell.Format: format})
+	p99, xs := lineSeries(cells, results.UnitCkptP99, styles)
 	if reason := needBatches(xs); reason != "" {
 		fig.Skip = reason
 		return fig
 	}
-	rate, _ := lineSeries(cells, UnitRecPerSec, styles)
-	replay, _ := lineSeries(cells, UnitReplayRec, styles)
-	budget := opt.budget()
-	setting := joinDims(sel.held, " ")
+	rate, _ := lineSeries(cells, results.UnitRecPerSec, styles)
+	replay, _ := lineSeries(cells, results.UnitReplayRec, styles)
+	budget := opt.BudgetMs
+	setting := results.Setting(sel.held)
 	var rateMarks, p99Marks []Mark
 	var none []string
 	for _, k := range knees {
@@ -134,9 +144,9 @@ type compareDim struct {
 }
 
 var compareDims = []compareDim{
-	{keyAlloc, "alloc", "Allocator comparison"},
-	{keyCRC, "crc", "CRC check comparison"},
-	{keyBrokers, "brokers", "Broker-count comparison"},
+	{cell.Alloc, "alloc", "Allocator comparison"},
+	{cell.CRC, "crc", "CRC check comparison"},
+	{cell.Brokers, "brokers", "Broker-count comparison"},
 }
 
 func compareFigure(ds *dataset, format string, d compareDim, opt Options) Figure {
@@ -144,9 +154,9 @@ func compareFigure(ds *dataset, format string, d compareDim, opt Options) Figure
 		Name:  d.name + "-" + safeName(format),
 		Title: opt.title(d.what + " — format=" + format),
 	}
-	sel, ok := selectCells(ds.cells, map[string]string{keyFormat: format}, []string{keyPath, d.key}, UnitRecPerSec, opt.Prefer)
+	sel, ok := selectCells(ds.cells, map[string]string{cell.Format: format}, []string{cell.Path, d.key}, results.UnitRecPerSec, opt.Prefer)
 	if !ok {
-		fig.Skip = "no " + UnitRecPerSec + " samples"
+		fig.Skip = "no " + results.UnitRecPerSec + " samples"
 		return fig
 	}
 	vals := values(sel.cells, d.key)
@@ -158,10 +168,10 @@ func compareFigure(ds *dataset, format string, d compareDim, opt Options) Figure
 		fig.Skip = fmt.Sprintf("%s takes one value (%s) in this run", d.key, strings.Join(vals, ""))
 		return fig
 	}
-	groups := values(sel.cells, keyPath)
+	groups := values(sel.cells, cell.Path)
 	at := make(map[[2]string]Stat)
 	for _, c := range sel.cells {
-		at[[2]string{c.dims[keyPath], c.dims[d.key]}] = c.stat(UnitRecPerSec)
+		at[[2]string{c.dims[cell.Path], c.dims[d.key]}] = c.stat(results.UnitRecPerSec)
 	}
 	panel := Panel{Kind: BarPanel, XLabel: "consume path", YLabel: "throughput (rec/s)", Groups: groups}
 	gaps := false
@@ -192,11 +202,11 @@ func lineSeries(cells []*cellData, unit string, styles map[string]int) ([]Series
 	seenX := make(map[float64]bool)
 	var xs []float64
 	for _, c := range cells {
-		b, err := strconv.Atoi(c.dims[keyBatch])
+		b, err := strconv.Atoi(c.dims[cell.Batch])
 		if err != nil || b <= 0 || !c.has(unit) {
 			continue
 		}
-		p := c.dims[keyPath]
+		p := c.dims[cell.Path]
 		s := byPath[p]
 		if s == nil {
 			s = &Series{Label: p, Style: styles[p]}
@@ -212,7 +222,7 @@ func lineSeries(cells []*cellData, unit string, styles map[string]int) ([]Series
 	for p := range byPath {
 		paths = append(paths, p)
 	}
-	sortValues(keyPath, paths)
+	sortValues(cell.Path, paths)
 	out := make([]Series, 0, len(paths))
 	for _, p := range paths {
 		s := byPath[p]
@@ -258,7 +268,7 @@ func held(dims map[string]string) string {
 	if len(dims) == 0 {
 		return ""
 	}
-	return " Held: " + joinDims(dims, " ") + "."
+	return " Held: " + results.Setting(dims) + "."
 }
 
 // repCount describes how many repetitions back each point: "3 repetitions"
@@ -303,9 +313,9 @@ func lineLegend(lines []Series) []LegendEntry {
 // rank, others the next indices in name order.
 func pathStyles(cells []*cellData) map[string]int {
 	styles := make(map[string]int)
-	next := len(pathOrder)
-	for _, p := range values(cells, keyPath) {
-		if r, ok := pathOrder[p]; ok {
+	next := len(cell.Paths())
+	for _, p := range values(cells, cell.Path) {
+		if r, ok := cell.PathRank(p); ok {
 			styles[p] = r
 		} else {
 			styles[p] = next

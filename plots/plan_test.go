@@ -1,12 +1,18 @@
 package plots
 
 import (
+	"errors"
+	"io/fs"
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/fastpathlab/fplab/results"
+	"github.com/fastpathlab/fplab/results/cell"
+	"github.com/fastpathlab/fplab/results/resultstest"
 )
 
 func figureByName(t *testing.T, figs []Figure, name string) Figure {
@@ -21,7 +27,7 @@ func figureByName(t *testing.T, figs []Figure, name string) Figure {
 }
 
 func TestPlanFixture(t *testing.T) {
-	figs := Plan(fixtureRows(), Options{})
+	figs := mustPlan(t, resultstest.SweepRows(), Options{})
 	var names []string
 	for _, f := range figs {
 		names = append(names, f.Name)
@@ -59,7 +65,7 @@ func TestPlanFixture(t *testing.T) {
 	}
 
 	tr := figureByName(t, figs, "tradeoff-json")
-	if len(tr.Panels) != 3 || tr.Panels[1].BudgetY != DefaultBudgetMs {
+	if len(tr.Panels) != 3 || tr.Panels[1].BudgetY != results.DefaultBudgetMs {
 		t.Fatalf("trade-off panels=%d budget=%v", len(tr.Panels), tr.Panels[1].BudgetY)
 	}
 	if len(tr.Panels[1].Marks) != 3 || tr.Panels[1].Marks[0].X != 8192 {
@@ -80,7 +86,7 @@ func TestPlanFixture(t *testing.T) {
 }
 
 func TestPlanEmulatedTitles(t *testing.T) {
-	for _, f := range Plan(fixtureRows(), Options{Emulated: true}) {
+	for _, f := range mustPlan(t, resultstest.SweepRows(), Options{Emulated: true}) {
 		if !strings.Contains(f.Title, EmulatedLabel) {
 			t.Errorf("figure %s title %q lacks %q", f.Name, f.Title, EmulatedLabel)
 		}
@@ -91,7 +97,7 @@ func TestPlanSkips(t *testing.T) {
 	ok := func(cell string, ms ...results.Metric) results.Row {
 		return results.Row{Cell: cell, OK: true, Metrics: ms}
 	}
-	rate := results.Metric{Unit: UnitRecPerSec, Value: 1e6}
+	rate := results.Metric{Unit: results.UnitRecPerSec, Value: 1e6}
 	tests := []struct {
 		name string
 		rows []results.Row
@@ -111,7 +117,7 @@ func TestPlanSkips(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f := figureByName(t, Plan(tt.rows, Options{}), tt.fig)
+			f := figureByName(t, mustPlan(t, tt.rows, Options{}), tt.fig)
 			if !strings.Contains(f.Skip, tt.want) || len(f.Panels) != 0 {
 				t.Errorf("skip = %q (panels %d), want it to contain %q", f.Skip, len(f.Panels), tt.want)
 			}
@@ -120,7 +126,7 @@ func TestPlanSkips(t *testing.T) {
 }
 
 func TestSelectCellsPrefersCoverageThenPreference(t *testing.T) {
-	rate := []results.Metric{{Unit: UnitRecPerSec, Value: 1}}
+	rate := []results.Metric{{Unit: results.UnitRecPerSec, Value: 1}}
 	rows := []results.Row{
 		{Cell: "path=fast/format=json/batch=1/brokers=1", OK: true, Metrics: rate},
 		{Cell: "path=fast/format=json/batch=2/brokers=1", OK: true, Metrics: rate},
@@ -129,21 +135,21 @@ func TestSelectCellsPrefersCoverageThenPreference(t *testing.T) {
 		{Cell: "path=fast/format=json/batch=1/brokers=5", OK: true, Metrics: rate},
 	}
 	cells := newDataset(rows).cells
-	fixed := map[string]string{keyFormat: "json"}
-	vary := []string{keyPath, keyBatch}
-	sel, _ := selectCells(cells, fixed, vary, UnitRecPerSec, nil)
-	if sel.held[keyBrokers] != "1" || len(sel.cells) != 2 {
+	fixed := map[string]string{cell.Format: "json"}
+	vary := []string{cell.Path, cell.Batch}
+	sel, _ := selectCells(cells, fixed, vary, results.UnitRecPerSec, nil)
+	if sel.held[cell.Brokers] != "1" || len(sel.cells) != 2 {
 		t.Errorf("no preference: held %v with %d cells, want brokers=1 (first of the two full settings)", sel.held, len(sel.cells))
 	}
-	sel, _ = selectCells(cells, fixed, vary, UnitRecPerSec, map[string]string{keyBrokers: "3"})
-	if sel.held[keyBrokers] != "3" {
+	sel, _ = selectCells(cells, fixed, vary, results.UnitRecPerSec, map[string]string{cell.Brokers: "3"})
+	if sel.held[cell.Brokers] != "3" {
 		t.Errorf("prefer brokers=3: held %v", sel.held)
 	}
-	sel, _ = selectCells(cells, fixed, vary, UnitRecPerSec, map[string]string{keyBrokers: "5"})
-	if sel.held[keyBrokers] == "5" {
+	sel, _ = selectCells(cells, fixed, vary, results.UnitRecPerSec, map[string]string{cell.Brokers: "5"})
+	if sel.held[cell.Brokers] == "5" {
 		t.Errorf("preference must not beat coverage: held %v", sel.held)
 	}
-	if _, ok := selectCells(cells, fixed, vary, UnitCkptP99, nil); ok {
+	if _, ok := selectCells(cells, fixed, vary, results.UnitCkptP99, nil); ok {
 		t.Error("selection without any sample of the unit reported ok")
 	}
 }
@@ -195,9 +201,9 @@ func TestDatasetLastRowWinsAndDropsAA(t *testing.T) {
 
 func TestTradeoffKeepsThroughputOfCellsWithoutCheckpoints(t *testing.T) {
 	m := func(rate, p99 float64) []results.Metric {
-		ms := []results.Metric{{Unit: UnitRecPerSec, Value: rate}}
+		ms := []results.Metric{{Unit: results.UnitRecPerSec, Value: rate}}
 		if p99 > 0 {
-			ms = append(ms, results.Metric{Unit: UnitCkptP99, Value: p99})
+			ms = append(ms, results.Metric{Unit: results.UnitCkptP99, Value: p99})
 		}
 		return ms
 	}
@@ -207,7 +213,7 @@ func TestTradeoffKeepsThroughputOfCellsWithoutCheckpoints(t *testing.T) {
 		{Cell: "path=fast/format=json/batch=65536/crc=off", OK: true, Metrics: m(3e6, 0)},
 		{Cell: "path=fast/format=json/batch=65536/crc=on", OK: true, Metrics: m(9e6, 0)},
 	}
-	fig := figureByName(t, Plan(rows, Options{}), "tradeoff-json")
+	fig := figureByName(t, mustPlan(t, rows, Options{}), "tradeoff-json")
 	if fig.Skip != "" || len(fig.Panels) != 2 {
 		t.Fatalf("skip %q, %d panels; want throughput and p99 panels", fig.Skip, len(fig.Panels))
 	}
@@ -220,5 +226,43 @@ func TestTradeoffKeepsThroughputOfCellsWithoutCheckpoints(t *testing.T) {
 	}
 	if !strings.Contains(fig.Caption, "No replay-rec samples") {
 		t.Errorf("caption %q does not say replay is missing", fig.Caption)
+	}
+}
+
+// mustPlan is Plan for options a test knows are valid.
+func mustPlan(t testing.TB, rows []results.Row, opt Options) []Figure {
+	t.Helper()
+	figs, err := Plan(rows, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return figs
+}
+
+// TestOptionsRefused: a bad option is an error naming the field and its
+// bound, from Plan and WriteAll alike, and nothing is drawn.
+func TestOptionsRefused(t *testing.T) {
+	for _, tc := range []struct {
+		opt  Options
+		want string
+	}{
+		{Options{BudgetMs: -1}, "plots: Options.BudgetMs is -1, want 0 (default 100) to 60000"},
+		{Options{BudgetMs: math.NaN()}, "plots: Options.BudgetMs is NaN"},
+		{Options{BudgetMs: 1e9}, "plots: Options.BudgetMs is 1e+09"},
+		{Options{Formats: []string{"png", "jpeg"}}, `plots: Options.Formats has "jpeg", want some of png, svg`},
+	} {
+		if _, err := Plan(resultstest.SmokeRows(), tc.opt); err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("Plan(%+v) = %v, want %q", tc.opt, err, tc.want)
+		}
+		dir := t.TempDir()
+		if files, err := WriteAll(dir, resultstest.SmokeRows(), tc.opt); err == nil || len(files) != 0 {
+			t.Errorf("WriteAll(%+v) = %v, %v", tc.opt, files, err)
+		}
+		if _, err := os.Stat(filepath.Join(dir, Dir)); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("WriteAll(%+v) made %s: %v", tc.opt, Dir, err)
+		}
+	}
+	if figs := mustPlan(t, resultstest.SweepRows(), Options{BudgetMs: results.DefaultBudgetMs}); len(figs) == 0 {
+		t.Error("the default budget given explicitly is refused")
 	}
 }

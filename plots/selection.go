@@ -1,6 +1,11 @@
 package plots
 
-import "sort"
+import (
+	"sort"
+
+	"github.com/fastpathlab/fplab/results"
+	"github.com/fastpathlab/fplab/results/cell"
+)
 
 // selection is the set of cells one figure draws. A figure fixes some
 // dimensions (format=json), varies some (path and batch), and must hold every
@@ -43,7 +48,7 @@ func selectCells(cells []*cellData, fixed map[string]string, vary []string, unit
 				held[k] = v
 			}
 		}
-		name := joinDims(held, " ")
+		name := results.Setting(held)
 		g := groups[name]
 		if g == nil {
 			g = &group{held: held, name: name}
@@ -102,7 +107,7 @@ func cellsMatching(cells []*cellData, held, fixed map[string]string) []*cellData
 		for k := range c.dims {
 			_, h := held[k]
 			_, f := fixed[k]
-			if !h && !f && k != keyPath && k != keyBatch {
+			if !h && !f && k != cell.Path && k != cell.Batch {
 				extra = true
 			}
 		}

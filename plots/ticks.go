@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/fastpathlab/fplab/results/texttab"
 	"gonum.org/v1/plot"
 )
 
@@ -60,33 +61,26 @@ func intLabel(v float64) string {
 	return strconv.FormatFloat(v, 'g', 3, 64)
 }
 
-// siTicks is plot.DefaultTicks with labels in k/M/G (2.5M rather than
-// 2.5e+06).
+// siTicks is plot.DefaultTicks with labels scaled as the tables scale
+// their figures (texttab.Label: 2.5M rather than 2.5e+06).
 type siTicks struct{}
 
 func (siTicks) Ticks(lo, hi float64) []plot.Tick {
 	ticks := plot.DefaultTicks{}.Ticks(lo, hi)
 	for i := range ticks {
 		if ticks[i].Label != "" {
-			ticks[i].Label = siLabel(ticks[i].Value)
+			ticks[i].Label = texttab.Label(ticks[i].Value)
 		}
 	}
 	return ticks
 }
 
-func siLabel(v float64) string {
-	a := math.Abs(v)
-	var div float64
-	var suffix string
-	switch {
-	case a >= 1e9:
-		div, suffix = 1e9, "G"
-	case a >= 1e6:
-		div, suffix = 1e6, "M"
-	case a >= 1e3:
-		div, suffix = 1e3, "k"
-	default:
-		div = 1
+// fmtNum prints v compactly for captions and legends: whole numbers and
+// values from 1000 up without decimals, smaller ones with 4 significant
+// digits.
+func fmtNum(v float64) string {
+	if math.Abs(v) >= 1000 || v == math.Trunc(v) {
+		return strconv.FormatFloat(v, 'f', 0, 64)
 	}
-	return strconv.FormatFloat(v/div, 'g', 4, 64) + suffix
+	return strconv.FormatFloat(v, 'g', 4, 64)
 }

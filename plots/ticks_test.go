@@ -34,10 +34,16 @@ func TestBatchTicks(t *testing.T) {
 	}
 }
 
-func TestSILabel(t *testing.T) {
-	for v, want := range map[float64]string{0: "0", 950: "950", 2500: "2.5k", 3e6: "3M", 1.25e9: "1.25G", 0.5: "0.5"} {
-		if got := siLabel(v); got != want {
-			t.Errorf("siLabel(%v) = %q, want %q", v, got, want)
+// TestSITicks: tick labels are scaled as the tables scale their figures
+// (texttab.Label), without the trailing zeros a round tick does not need.
+func TestSITicks(t *testing.T) {
+	var got []string
+	for _, tk := range (siTicks{}).Ticks(0, 3e6) {
+		if tk.Label != "" {
+			got = append(got, tk.Label)
 		}
+	}
+	if s := strings.Join(got, ","); s != "0,1M,2M,3M" {
+		t.Errorf("labels %s, want 0,1M,2M,3M", s)
 	}
 }

@@ -23,18 +23,22 @@ const SkippedFile = "skipped.txt"
 // figure without data is not drawn; its name and reason go to
 // plots/skipped.txt. It returns the files written, in plan order.
 func WriteAll(dir string, rows []results.Row, opt Options) ([]string, error) {
+	opt, err := opt.withDefaults()
+	if err != nil {
+		return nil, err
+	}
 	out := filepath.Join(dir, Dir)
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return nil, fmt.Errorf("plots: %v", err)
 	}
 	var files []string
 	var skipped strings.Builder
-	for _, fig := range Plan(rows, opt) {
+	for _, fig := range plan(rows, opt) {
 		if fig.Skip != "" {
 			fmt.Fprintf(&skipped, "%s: %s\n", fig.Name, fig.Skip)
 			continue
 		}
-		for _, format := range opt.formats() {
+		for _, format := range opt.Formats {
 			img, err := Render(fig, format)
 			if err != nil {
 				return files, err

@@ -8,11 +8,12 @@ import (
 	"testing"
 
 	"github.com/fastpathlab/fplab/results"
+	"github.com/fastpathlab/fplab/results/resultstest"
 )
 
 func TestWriteAll(t *testing.T) {
 	dir := t.TempDir()
-	files, err := WriteAll(dir, fixtureRows(), Options{})
+	files, err := WriteAll(dir, resultstest.SweepRows(), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +63,7 @@ func TestWriteAllBadDir(t *testing.T) {
 	if err := os.WriteFile(file, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := WriteAll(file, fixtureRows(), Options{}); err == nil || !strings.HasPrefix(err.Error(), "plots: ") {
+	if _, err := WriteAll(file, resultstest.SweepRows(), Options{}); err == nil || !strings.HasPrefix(err.Error(), "plots: ") {
 		t.Errorf("run dir is a file: err = %v", err)
 	}
 }
@@ -72,7 +73,7 @@ func TestWriteAllBadDir(t *testing.T) {
 func TestWriteAllOddRows(t *testing.T) {
 	ms := func(vs ...float64) []results.Metric {
 		var out []results.Metric
-		units := []string{UnitRecPerSec, UnitCkptP99, UnitReplayRec}
+		units := []string{results.UnitRecPerSec, results.UnitCkptP99, results.UnitReplayRec}
 		for i, v := range vs {
 			out = append(out, results.Metric{Unit: units[i], Value: v})
 		}

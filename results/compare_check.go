@@ -36,9 +36,11 @@ func (c Comparison) Complete() error {
 	return nil
 }
 
+// countOK counts the OK rows that count (Index): a repetition resumed
+// after a failure is measured.
 func countOK(rows []Row) int {
 	n := 0
-	for _, r := range rows {
+	for _, r := range NewIndex(rows).Rows() {
 		if r.OK {
 			n++
 		}

@@ -1,68 +1,20 @@
-package results
+package results_test
 
 import (
 	"bytes"
 	"errors"
 	"math"
-	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/fastpathlab/fplab/internal/golden"
+	"github.com/fastpathlab/fplab/results"
+	"github.com/fastpathlab/fplab/results/resultstest"
 )
 
-// runRows makes reps rows per cell: value = center * (1 + spread*u), u
-// uniform in [-1, 1] from a seeded generator.
-func runRows(seed uint64, reps int, cells map[string][]Metric, spread map[string]float64) []Row {
-	rng := rand.New(rand.NewPCG(seed, 7))
-	var rows []Row
-	for _, cell := range sortedKeys(cells) {
-		for rep := 0; rep < reps; rep++ {
-			var ms []Metric
-			for _, m := range cells[cell] {
-				v := m.Value * (1 + spread[cell]*(2*rng.Float64()-1))
-				ms = append(ms, Metric{m.Unit, round4(v)})
-			}
-			rows = append(rows, Row{Cell: cell, Rep: rep, OK: true, Metrics: ms})
-		}
-	}
-	return rows
-}
-
-func sortedKeys(m map[string][]Metric) []string {
-	var ks []string
-	for k := range m {
-		ks = append(ks, k)
-	}
-	_ = sortCells(ks, []string{"path", "batch"})
-	return ks
-}
-
-func compareFixture() (old, new []Row) {
-	spread := map[string]float64{
-		"path=fast/batch=1024":    0.005, // tight: a 10% drop must be flagged
-		"path=fast/batch=8192":    0.08,  // noisy: no real change
-		"path=rowwise/batch=1024": 0.005, // tight: 10% faster, an improvement
-		"path=rowwise/batch=8192": 0.002, // tight: 2% slower, under the threshold
-	}
-	old = runRows(1, 8, map[string][]Metric{
-		"path=fast/batch=1024":    {{"rec/s", 4e6}, {"ns/rec", 250}, {"window-ms", 500}},
-		"path=fast/batch=8192":    {{"rec/s", 4.5e6}, {"ns/rec", 222}, {"window-ms", 450}},
-		"path=rowwise/batch=1024": {{"rec/s", 1e6}, {"ns/rec", 1000}, {"window-ms", 2000}},
-		"path=rowwise/batch=8192": {{"rec/s", 1.1e6}, {"ns/rec", 909}, {"window-ms", 1800}},
-		"path=shallow/batch=1024": {{"rec/s", 2e6}, {"ns/rec", 500}, {"window-ms", 1000}},
-	}, spread)
-	new = runRows(2, 8, map[string][]Metric{
-		"path=fast/batch=1024":    {{"rec/s", 3.6e6}, {"ns/rec", 277.8}, {"window-ms", 556}},
-		"path=fast/batch=8192":    {{"rec/s", 4.5e6}, {"ns/rec", 222}, {"window-ms", 450}},
-		"path=rowwise/batch=1024": {{"rec/s", 1.1e6}, {"ns/rec", 909}, {"window-ms", 1800}},
-		"path=rowwise/batch=8192": {{"rec/s", 1.078e6}, {"ns/rec", 927.6}, {"window-ms", 1836}},
-		"path=fast/batch=65536":   {{"rec/s", 4.6e6}, {"ns/rec", 217}, {"window-ms", 440}},
-	}, spread)
-	return old, new
-}
-
 func TestCompareGolden(t *testing.T) {
-	old, new := compareFixture()
-	c, err := Compare(old, new, DefaultThreshold)
+	old, new := resultstest.CompareRows()
+	c, err := results.Compare(old, new, results.DefaultThreshold)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,23 +22,23 @@ func TestCompareGolden(t *testing.T) {
 	if err := c.WriteText(&buf); err != nil {
 		t.Fatal(err)
 	}
-	checkGolden(t, "compare.txt", buf.Bytes())
+	golden.Check(t, "compare.txt.golden", buf.Bytes())
 }
 
 func TestCompareRegressions(t *testing.T) {
-	old, new := compareFixture()
-	c, err := Compare(old, new, DefaultThreshold)
+	old, new := resultstest.CompareRows()
+	c, err := results.Compare(old, new, results.DefaultThreshold)
 	if err != nil {
 		t.Fatal(err)
 	}
-	row := func(cell, unit string) CompareRow {
+	row := func(cell, unit string) results.CompareRow {
 		for _, r := range c.Rows {
 			if r.Cell == cell && r.Unit == unit {
 				return r
 			}
 		}
 		t.Fatalf("no row %s %s", cell, unit)
-		return CompareRow{}
+		return results.CompareRow{}
 	}
 	// A 10% rec/s drop with tight samples is flagged, and so is the
 	// matching ns/rec rise (lower is better there).
@@ -119,7 +71,7 @@ func TestCompareRegressions(t *testing.T) {
 	if got := len(c.Regressions()); got != 2 {
 		t.Errorf("%d regressions, want 2", got)
 	}
-	strict, err := Compare(old, new, 0.01)
+	strict, err := results.Compare(old, new, 0.01)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,46 +82,46 @@ func TestCompareRegressions(t *testing.T) {
 		t.Errorf("only old %v, only new %v", c.OnlyOld, c.OnlyNew)
 	}
 	for _, bad := range []float64{-0.1, math.NaN(), math.Inf(1)} {
-		if _, err := Compare(old, new, bad); err == nil {
+		if _, err := results.Compare(old, new, bad); err == nil {
 			t.Errorf("threshold %v accepted", bad)
 		}
 	}
 }
 
 func TestBetter(t *testing.T) {
-	for unit, want := range map[string]Direction{
-		"rec/s": HigherIsBetter, "MB/s": HigherIsBetter,
-		"ns/rec": LowerIsBetter, "cpu-ns/rec": LowerIsBetter, "B/rec": LowerIsBetter, "allocs/rec": LowerIsBetter,
-		"peak-RSS-MB": LowerIsBetter, "ckpt-p50-ms": LowerIsBetter, "ckpt-p99-ms": LowerIsBetter,
-		"ckpt-max-ms": LowerIsBetter, "ckpt-align-p99-ms": LowerIsBetter, "recover-ms": LowerIsBetter,
-		"replay-rec": LowerIsBetter, "window-ms": Neutral, "ckpt-count": Neutral, "bogus": Neutral,
+	for unit, want := range map[string]results.Direction{
+		"rec/s": results.HigherIsBetter, "MB/s": results.HigherIsBetter,
+		"ns/rec": results.LowerIsBetter, "cpu-ns/rec": results.LowerIsBetter, "B/rec": results.LowerIsBetter, "allocs/rec": results.LowerIsBetter,
+		"peak-RSS-MB": results.LowerIsBetter, "ckpt-p50-ms": results.LowerIsBetter, "ckpt-p99-ms": results.LowerIsBetter,
+		"ckpt-max-ms": results.LowerIsBetter, "ckpt-align-p99-ms": results.LowerIsBetter, "recover-ms": results.LowerIsBetter,
+		"replay-rec": results.LowerIsBetter, "window-ms": results.Neutral, "ckpt-count": results.Neutral, "bogus": results.Neutral,
 	} {
-		if got := Better(unit); got != want {
+		if got := results.Better(unit); got != want {
 			t.Errorf("Better(%s) = %d, want %d", unit, got, want)
 		}
 	}
-	if worse, by := Worse("rec/s", 100, 90); !worse || math.Abs(by-0.1) > 1e-9 {
+	if worse, by := results.Worse("rec/s", 100, 90); !worse || math.Abs(by-0.1) > 1e-9 {
 		t.Errorf("rec/s 100->90: worse=%v by=%v", worse, by)
 	}
-	if worse, _ := Worse("ns/rec", 100, 90); worse {
+	if worse, _ := results.Worse("ns/rec", 100, 90); worse {
 		t.Error("ns/rec 100->90 called worse")
 	}
-	if worse, _ := Worse("ns/rec", 0, 90); worse {
+	if worse, _ := results.Worse("ns/rec", 0, 90); worse {
 		t.Error("zero baseline called worse")
 	}
 }
 
 func TestCompareComplete(t *testing.T) {
-	old, new := compareFixture()
-	failed := func(rows []Row) []Row {
-		out := make([]Row, len(rows))
+	old, new := resultstest.CompareRows()
+	failed := func(rows []results.Row) []results.Row {
+		out := make([]results.Row, len(rows))
 		for i, r := range rows {
-			out[i] = Row{Cell: r.Cell, Rep: r.Rep, Reason: "exit status 1: boom"}
+			out[i] = results.Row{Cell: r.Cell, Rep: r.Rep, Reason: "exit status 1: boom"}
 		}
 		return out
 	}
-	keep := func(rows []Row, cell string) []Row {
-		var out []Row
+	keep := func(rows []results.Row, cell string) []results.Row {
+		var out []results.Row
 		for _, r := range rows {
 			if r.Cell == cell {
 				out = append(out, r)
@@ -179,7 +131,7 @@ func TestCompareComplete(t *testing.T) {
 	}
 	cases := []struct {
 		name     string
-		old, new []Row
+		old, new []results.Row
 		want     string // "" = complete
 	}{
 		{"same cells", old, old, ""},
@@ -192,7 +144,7 @@ func TestCompareComplete(t *testing.T) {
 			"results: compare: comparison incomplete: new lacks 5 cell(s) old measured: path=fast/batch=1024, path=fast/batch=8192, path=rowwise/batch=1024 and 2 more"},
 	}
 	for _, tc := range cases {
-		cmp, err := Compare(tc.old, tc.new, DefaultThreshold)
+		cmp, err := results.Compare(tc.old, tc.new, results.DefaultThreshold)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
@@ -200,7 +152,7 @@ func TestCompareComplete(t *testing.T) {
 		switch {
 		case tc.want == "" && err != nil:
 			t.Errorf("%s: Complete() = %v, want nil", tc.name, err)
-		case tc.want != "" && (err == nil || err.Error() != tc.want || !errors.Is(err, ErrIncomplete)):
+		case tc.want != "" && (err == nil || err.Error() != tc.want || !errors.Is(err, results.ErrIncomplete)):
 			t.Errorf("%s: Complete() = %v\nwant %s", tc.name, err, tc.want)
 		}
 		if tc.want != "" {

@@ -21,15 +21,34 @@
 //	                                       +--WriteTables-> tables/<unit>-by-<axis>.{txt,csv,md}
 //	                                       +--Compare-----> deltas and Regressions between runs
 //	                                       +--NoiseFloor--> A/A calibration
+//	                                       +--Knee--------> batch-size knee per line
 //
 // results is a leaf: of the project it imports only clusters/secret (the
 // standard-library-only list of secret client properties, with which
-// WriteManifest redacts the spec), so cmd/ and plots/ read runs without the
-// ladder or any Kafka client. It follows golang.org/x/perf:
+// WriteManifest redacts the spec), results/cell (the cell vocabulary,
+// which imports nothing of the lab) and results/texttab (the table layout
+// and number formatter, likewise), so cmd/ and plots/ read runs without
+// the ladder or any Kafka client. The analysis the figures and the report show
+// lives here, not in plots: package report sits above results and plots,
+// takes its figures (tables, knee, noise floor) from here and has plots
+// only draw. It follows golang.org/x/perf:
 // benchfmt reads and writes the format, benchproc projects the key=value
 // parts of the cell names onto table rows and columns, benchmath computes
 // the statistics; the data model (Table, Stat, Comparison, Noise) is kept
 // apart from its renderers (text, CSV, Markdown).
+//
+// # Counting rows
+//
+// Index is the one view of a journal everything else reads: rows by cell
+// and repetition under one rule. A (cell, rep) pair journaled more than
+// once (a resumed or retried ladder) counts once, by its last row; a unit
+// printed twice in one row counts once, by its first value (Row.Counted).
+// BuildTables and Compare, SweptCells (Knee and every figure of package
+// plots), UnitValues (CompareRatio, NoiseFloor), Merge's per-source counts
+// and package report's counts, gaps and failure lists all go through it,
+// so one journal gives one count of repetitions in the tables, the figures
+// and the report. Summarize is the one summary of a cell's samples (the
+// median and its interval) wherever one is printed or drawn.
 //
 // # A run directory
 //
@@ -83,7 +102,21 @@
 // TableOptions.Order gives — the first column is the baseline), its rows
 // the combinations of the other swept axes; axes with one value are listed
 // as "fixed" in the title. Values are scaled with SI prefixes whatever the
-// unit, since the units are the children's own (MB/s is already scaled).
+// unit, since the units are the children's own (MB/s is already scaled):
+// texttab.Scale, benchunit's decimal scale, one per table row as in
+// benchstat ("3.991M", "504.5m").
+//
+// # Rendering
+//
+// Every rendering of a Table goes through package results/texttab, the
+// lab's one layout layer: WriteText (tables/*.txt, fplab compare) in
+// benchstat's column-group layout, WriteCSV with full-precision values,
+// and WriteMarkdown (tables/*.md), whose body WriteMarkdownNotes also
+// writes into report.md. A Notes hook decides how footnotes (a Stat's
+// warnings) and gaps (a cell without a Stat, a CV without spread, a delta
+// without a baseline) are marked: superscripts listed under the table in
+// tables/*.md, the report's numbered footnotes in report.md. The figures
+// themselves are printed alike in both.
 // A cell name's last value should not end in "-<digits>": stock benchstat
 // reads that as a GOMAXPROCS suffix (this package's own tables do not).
 //
@@ -99,6 +132,27 @@
 // CheckComparable refuses runs whose fingerprints differ in CPU model,
 // cores, architecture or kernel (the host name does not count), or of
 // which one ran emulated, unless forced.
+//
+// # Units
+//
+// units.go names every unit the directions table knows, once:
+// UnitRecPerSec is rec/s, UnitCkptP99 ckpt-p99-ms, UnitReplayRec
+// replay-rec, UnitWindowMs window-ms, and so on. The rung child prints
+// them and the ladder, tables, figures, knee and report read them through
+// these constants; no other file outside tests spells one of them.
+//
+// # The knee
+//
+// Knee(rows, budgetMs) is, per format, path and setting (the cell's other
+// dimensions, "brokers=3 alloc=go crc=off"), the batch size with the
+// highest median rec/s whose median ckpt-p99-ms is within the budget
+// (DefaultBudgetMs, 100 ms); ties go to the lower p99, then the smaller
+// batch. Lines where no batch qualifies say why ("none within budget ...",
+// "no ckpt-p99-ms samples"). It reads SweptCells: A/A calibration cells
+// are left out and a resumed (cell, rep) pair counts once. A line's
+// Setting is rendered by Setting (keys in cell-name order, SortKeys), the
+// rule plots names a held setting by. The report prints the knee as a
+// table; plots rings it on the trade-off figure.
 //
 // # Noise floor (A/A calibration)
 //

@@ -34,8 +34,10 @@ type Source struct {
 	GitDirty   bool        `json:"git_dirty"`
 	Start      time.Time   `json:"start"`
 	End        time.Time   `json:"end,omitzero"`
-	Rows       int         `json:"rows"`
-	Failed     int         `json:"failed"`
+	// Rows and Failed count the run's repetitions and the failed ones
+	// among them, as Index counts rows.
+	Rows   int `json:"rows"`
+	Failed int `json:"failed"`
 }
 
 // Merged is the result of Merge: one run whose rows carry arch=<label>,
@@ -102,6 +104,8 @@ func Merge(runs []Run, force bool) (Merged, error) {
 		for _, row := range r.Rows {
 			row.Cell = ArchKey + "=" + labels[i] + "/" + row.Cell
 			out.Run.Rows = append(out.Run.Rows, row)
+		}
+		for _, row := range NewIndex(r.Rows).Rows() {
 			src.Rows++
 			if !row.OK {
 				src.Failed++

@@ -66,7 +66,8 @@ func NoiseFloor(rows []Row, a, b string, unit string) (Noise, error) {
 // CompareRatio compares unit on the OK rows of cell b against cell a (for
 // example a cell with checkpoints against the same cell without).
 func CompareRatio(rows []Row, a, b string, unit string) (RatioCI, error) {
-	va, vb := UnitValues(rows, a, unit), UnitValues(rows, b, unit)
+	x := NewIndex(rows)
+	va, vb := x.values(a, unit), x.values(b, unit)
 	for _, c := range []struct {
 		cell string
 		vals []float64
@@ -108,21 +109,20 @@ func CompareRatio(rows []Row, a, b string, unit string) (RatioCI, error) {
 	return r, nil
 }
 
-// UnitValues is unit's value in every OK row of cell, in row order.
+// UnitValues is unit's value in every OK row of cell, in row order, as
+// Index counts rows (a resumed repetition once, a repeated unit's first
+// value).
 func UnitValues(rows []Row, cell, unit string) []float64 {
-	var vals []float64
-	for _, r := range rows {
-		if !r.OK || r.Cell != cell {
-			continue
-		}
-		for _, m := range r.Metrics {
-			if m.Unit == unit {
-				vals = append(vals, m.Value)
-				break
-			}
-		}
+	return NewIndex(rows).values(cell, unit)
+}
+
+// values is a copy of cell's samples of unit (nil when it has none).
+func (x *Index) values(cell, unit string) []float64 {
+	c := x.Cell(cell)
+	if c == nil {
+		return nil
 	}
-	return vals
+	return slices.Clone(c.Samples[unit])
 }
 
 func median(sorted []float64) float64 {

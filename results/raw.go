@@ -9,6 +9,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/fastpathlab/fplab/results/cell"
 	"golang.org/x/perf/benchfmt"
 )
 
@@ -36,8 +37,8 @@ func WriteRaw(w io.Writer, rows []Row) error {
 }
 
 func rawResult(r Row) (*benchfmt.Result, error) {
-	if err := checkCellName(r.Cell); err != nil {
-		return nil, err
+	if err := cell.CheckName(r.Cell); err != nil {
+		return nil, fmt.Errorf("results: raw: %w", err)
 	}
 	if len(r.Metrics) == 0 {
 		return nil, fmt.Errorf("results: raw: cell %s rep %d: OK row without metrics", r.Cell, r.Rep)
@@ -84,16 +85,4 @@ func validConfigKey(k string) bool {
 		}
 	}
 	return true
-}
-
-// checkCellName refuses names that cannot round-trip through one benchfmt
-// line.
-func checkCellName(cell string) error {
-	if cell == "" {
-		return fmt.Errorf("results: empty cell name")
-	}
-	if strings.ContainsFunc(cell, unicode.IsSpace) {
-		return fmt.Errorf("results: cell name %q contains white space", cell)
-	}
-	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fastpathlab/fplab/internal/golden"
 	"golang.org/x/perf/benchfmt"
 )
 
@@ -33,7 +34,7 @@ func TestWriteRaw(t *testing.T) {
 	if err := WriteRaw(&buf, rows); err != nil {
 		t.Fatal(err)
 	}
-	checkGolden(t, "raw", buf.Bytes())
+	golden.Check(t, "raw.golden", buf.Bytes())
 
 	// Read it back as benchstat would: every OK row, with exactly its
 	// config in force and its values.

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/fastpathlab/fplab/results/cell"
 	"golang.org/x/perf/benchfmt"
 	"golang.org/x/perf/benchproc"
 )
@@ -55,9 +56,10 @@ type TableOptions struct {
 }
 
 // BuildTables builds, for every unit and every swept axis, one Table from
-// the OK rows. Units come in the order the children printed them, axes in
-// cell-name order. An axis with a single value is not swept and gets no
-// table.
+// the OK rows as Index counts them (a resumed (cell, rep) pair once, its
+// last row; a unit printed twice in a row once, its first value). Units
+// come in the order the children printed them, axes in cell-name order.
+// An axis with a single value is not swept and gets no table.
 func BuildTables(rows []Row) ([]Table, error) {
 	return BuildTablesWith(rows, TableOptions{})
 }
@@ -96,7 +98,7 @@ type observation struct {
 	value float64
 }
 
-// dataset is the OK rows split by unit.
+// dataset is the OK rows that count (Index) split by unit.
 type dataset struct {
 	axes   []string // axis order of first appearance
 	units  []string // unit order of first appearance
@@ -107,13 +109,13 @@ func newDataset(rows []Row) (*dataset, error) {
 	ds := &dataset{byUnit: map[string][]observation{}}
 	seenAxis := map[string]bool{}
 	parsed := map[string]map[string]string{}
-	for _, r := range rows {
+	for _, r := range NewIndex(rows).Rows() {
 		if !r.OK {
 			continue
 		}
 		parts, ok := parsed[r.Cell]
 		if !ok {
-			ps, err := ParseCell(r.Cell)
+			ps, err := cell.Split(r.Cell)
 			if err != nil {
 				return nil, err
 			}
@@ -127,12 +129,7 @@ func newDataset(rows []Row) (*dataset, error) {
 			}
 			parsed[r.Cell] = parts
 		}
-		seenUnit := map[string]bool{}
-		for _, m := range r.Metrics {
-			if seenUnit[m.Unit] {
-				continue // a unit printed twice counts once per row
-			}
-			seenUnit[m.Unit] = true
+		for _, m := range r.Counted() {
 			if math.IsNaN(m.Value) || math.IsInf(m.Value, 0) {
 				return nil, fmt.Errorf("results: cell %s rep %d: metric %s is %v", r.Cell, r.Rep, m.Unit, m.Value)
 			}
@@ -280,7 +277,7 @@ func obsCells(obs []observation) []string {
 func sortCells(cells, axes []string) error {
 	parts := make(map[string]map[string]string, len(cells))
 	for _, c := range cells {
-		ps, err := ParseCell(c)
+		ps, err := cell.Split(c)
 		if err != nil {
 			return err
 		}

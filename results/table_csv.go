@@ -1,12 +1,12 @@
 package results
 
 import (
-	"encoding/csv"
 	"fmt"
 	"io"
 	"math"
 	"strconv"
-	"strings"
+
+	"github.com/fastpathlab/fplab/results/texttab"
 )
 
 // WriteCSV renders t as CSV with one header row and full-precision values:
@@ -14,13 +14,13 @@ import (
 // "CV" (a fraction), "noisy" and "n", and after the first column "vs base"
 // (benchstat's delta text) and "p".
 func (t Table) WriteCSV(w io.Writer) error {
-	cw := csv.NewWriter(w)
-	head := []string{labelHeader(t)}
+	tab := texttab.New()
+	tab.Row().Cell(labelHeader(t))
 	for j := range t.Cols {
 		l := t.ColLabel(j)
-		head = append(head, l+" "+t.Unit, l+" CI", l+" CV", l+" noisy", l+" n")
+		tab.Cells(l+" "+t.Unit, l+" CI", l+" CV", l+" noisy", l+" n")
 		if j > 0 {
-			head = append(head, l+" vs base", l+" p")
+			tab.Cells(l+" vs base", l+" p")
 		}
 	}
 	hasNote := false
@@ -28,54 +28,35 @@ func (t Table) WriteCSV(w io.Writer) error {
 		hasNote = hasNote || r.Note != ""
 	}
 	if hasNote {
-		head = append(head, "note")
-	}
-	if err := cw.Write(head); err != nil {
-		return fmt.Errorf("results: write csv: %v", err)
+		tab.Cell("note")
 	}
 	for _, r := range t.Rows {
-		rec := []string{r.Label}
+		tab.Row().Cell(r.Label)
 		for j, st := range r.Cells {
-			if st == nil {
-				rec = append(rec, "", "", "", "", "")
-				if j > 0 {
-					rec = append(rec, "", "")
-				}
-				continue
+			switch {
+			case st == nil && j == 0:
+				tab.Cells("", "", "", "", "")
+			case st == nil:
+				tab.Cells("", "", "", "", "", "", "")
+			default:
+				tab.Cells(fmtFloat(st.Center), st.CI, fmtFrac(st.CV), strconv.FormatBool(st.Noisy), strconv.Itoa(st.N))
 			}
-			rec = append(rec, fmtFloat(st.Center), st.CI, fmtFrac(st.CV), strconv.FormatBool(st.Noisy), strconv.Itoa(st.N))
-			if j > 0 {
+			if st != nil && j > 0 {
 				if d := st.Delta; d != nil {
-					rec = append(rec, d.Text, strconv.FormatFloat(d.P, 'g', 4, 64))
+					tab.Cells(d.Text, strconv.FormatFloat(d.P, 'g', 4, 64))
 				} else {
-					rec = append(rec, "", "")
+					tab.Cells("", "")
 				}
 			}
 		}
 		if hasNote {
-			rec = append(rec, r.Note)
-		}
-		if err := cw.Write(rec); err != nil {
-			return fmt.Errorf("results: write csv: %v", err)
+			tab.Cell(r.Note)
 		}
 	}
-	cw.Flush()
-	if err := cw.Error(); err != nil {
-		return fmt.Errorf("results: write csv: %v", err)
+	if err := tab.WriteCSV(w); err != nil {
+		return fmt.Errorf("results: write csv: %w", err)
 	}
 	return nil
-}
-
-// labelHeader heads the row-label column: the row axes, "cell" in a
-// comparison (Axis ""), "cells" in a single-row table.
-func labelHeader(t Table) string {
-	if len(t.RowAxes) == 0 {
-		if t.Axis == "" {
-			return "cell"
-		}
-		return "cells"
-	}
-	return strings.Join(t.RowAxes, "/")
 }
 
 func fmtFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }

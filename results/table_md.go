@@ -3,82 +3,92 @@ package results
 import (
 	"fmt"
 	"io"
+	"math"
 	"strings"
+
+	"github.com/fastpathlab/fplab/results/texttab"
 )
+
+// Notes is the hook through which a Markdown rendering of a Table marks
+// what its cells cannot say as a figure: the footnotes of a figure's
+// warnings and the gaps where it has none. WriteMarkdown's own Notes
+// (tables/*.md) marks footnotes with superscripts listed below the table
+// and leaves gaps blank ("-" for a CV); package report numbers them across
+// report.md ("[^3]") and says why each gap is one. Both print every figure
+// the same way.
+type Notes interface {
+	// Ref returns what follows a figure with these warnings: "" for none.
+	Ref(warnings []string) string
+	// Gap renders an entry without a figure.
+	Gap(g Gap) string
+}
+
+// GapKind is what a table entry lacks.
+type GapKind int
+
+const (
+	// GapCell: the cell has no Stat. The ladder cell was not run, every
+	// repetition failed or none reported the unit; only the journal says
+	// which. Its CV and delta entries are left empty.
+	GapCell GapKind = iota
+	// GapCV: the cell's CV is undefined (WhyNoCV).
+	GapCV
+	// GapDelta: the row's first column has no Stat to compare with
+	// (WhyNoDelta).
+	GapDelta
+)
+
+// Why a CV or a delta is a gap.
+const (
+	WhyNoCV    = "one repetition (or a zero mean): no spread to measure"
+	WhyNoDelta = "no baseline: the first column of this row has no data"
+)
+
+// Gap is one table entry without a figure.
+type Gap struct {
+	Kind GapKind
+	// Row and Col locate the cell: Rows[Row].Cells[Col].
+	Row, Col int
+	// Why says what is missing (WhyNoCV, WhyNoDelta); "" for GapCell.
+	Why string
+}
+
+// legendNotes is WriteMarkdown's Notes: superscript footnotes, listed
+// below the table.
+type legendNotes struct{ fn *texttab.Footnotes }
+
+func (n legendNotes) Ref(ws []string) string {
+	if m := n.fn.Refs(" ", ws...); m != "" {
+		return " " + m
+	}
+	return ""
+}
+
+func (legendNotes) Gap(g Gap) string {
+	if g.Kind == GapCV {
+		return "-"
+	}
+	return ""
+}
 
 // WriteMarkdown renders t as a GitHub-flavoured Markdown table under a
 // "###" heading, with the same cells as WriteText ("3.991M ± 1%", CV with
 // "!" when noisy, "vs base" deltas) and the legend and footnotes below.
 func (t Table) WriteMarkdown(w io.Writer) error {
-	var fn footnotes
-	anyNoisy := false
-	hasNote := false
-	for _, r := range t.Rows {
-		hasNote = hasNote || r.Note != ""
-	}
-	head := []string{mdEscape(labelHeader(t))}
-	align := []string{":--"}
-	for j := range t.Cols {
-		head = append(head, mdEscape(t.ColLabel(j)+" "+t.Unit), "CV")
-		align = append(align, "--:", "--:")
-		if j > 0 {
-			head = append(head, "vs base")
-			align = append(align, "--:")
-		}
-	}
-	if hasNote {
-		head, align = append(head, ""), append(align, ":--")
-	}
+	var fn texttab.Footnotes
 	var b strings.Builder
-	fmt.Fprintf(&b, "### %s\n\n", mdEscape(t.Title()))
-	b.WriteString(mdRow(head))
-	b.WriteString(mdRow(align))
-	for _, r := range t.Rows {
-		sc := rowScaler(r.Cells)
-		rec := []string{mdEscape(r.Label)}
-		for j, st := range r.Cells {
-			if st == nil {
-				rec = append(rec, "", "")
-				if j > 0 {
-					rec = append(rec, "")
-				}
-				continue
-			}
-			anyNoisy = anyNoisy || st.Noisy
-			v := sc.Format(st.Center) + " ± " + st.CI
-			if m := fn.mark(st.Warnings); m != "" {
-				v += " " + m
-			}
-			cvText := fmtCV(st.CV)
-			if st.Noisy {
-				cvText += " !"
-			}
-			rec = append(rec, v, cvText)
-			if j > 0 {
-				d := ""
-				if st.Delta != nil {
-					d = st.Delta.Text + " (" + st.Delta.Note + ")"
-					if m := fn.mark(st.Delta.Warnings); m != "" {
-						d += " " + m
-					}
-				}
-				rec = append(rec, d)
-			}
-		}
-		if hasNote {
-			rec = append(rec, mdEscape(r.Note))
-		}
-		b.WriteString(mdRow(rec))
+	if err := t.WriteMarkdownNotes(&b, legendNotes{&fn}); err != nil {
+		return err
 	}
-	var notes []string
-	if anyNoisy {
-		notes = append(notes, noisyLegend(t.NoisyCV))
+	var legend []string
+	if t.anyNoisy() {
+		legend = append(legend, noisyLegend(t.NoisyCV))
 	}
-	notes = append(notes, fn.lines()...)
-	if len(notes) > 0 {
+	legend = append(legend, fn.Lines()...)
+	if len(legend) > 0 {
 		b.WriteString("\n")
-		for _, n := range notes {
-			b.WriteString(mdEscape(n) + "  \n")
+		for _, l := range legend {
+			b.WriteString(texttab.Escape(l) + "  \n")
 		}
 	}
 	if _, err := io.WriteString(w, b.String()); err != nil {
@@ -87,11 +97,68 @@ func (t Table) WriteMarkdown(w io.Writer) error {
 	return nil
 }
 
-func mdRow(cells []string) string {
-	return "| " + strings.Join(cells, " | ") + " |\n"
-}
-
-// mdEscape keeps text from breaking a table cell or starting markup.
-func mdEscape(s string) string {
-	return strings.NewReplacer("|", `\|`, "*", `\*`, "_", `\_`, "\n", " ").Replace(s)
+// WriteMarkdownNotes renders t's "###" heading and Markdown table, its
+// footnotes and gaps marked by n, and no legend: the caller lists the
+// notes (package report, across the whole report).
+func (t Table) WriteMarkdownNotes(w io.Writer, n Notes) error {
+	hasNote := false
+	for _, r := range t.Rows {
+		hasNote = hasNote || r.Note != ""
+	}
+	aligns := []texttab.Align{texttab.AlignLeft}
+	head := []string{texttab.Escape(labelHeader(t))}
+	for j := range t.Cols {
+		head = append(head, texttab.Escape(t.ColLabel(j)+" "+t.Unit), "CV")
+		aligns = append(aligns, texttab.AlignRight, texttab.AlignRight)
+		if j > 0 {
+			head = append(head, "vs base")
+			aligns = append(aligns, texttab.AlignRight)
+		}
+	}
+	if hasNote {
+		head = append(head, "")
+		aligns = append(aligns, texttab.AlignLeft)
+	}
+	tab := texttab.New(aligns...)
+	tab.Row().Cells(head...)
+	for i, r := range t.Rows {
+		tab.Row().Cell(texttab.Escape(r.Label))
+		sc := rowScale(r.Cells)
+		for j, st := range r.Cells {
+			if st == nil {
+				tab.Cells(n.Gap(Gap{Kind: GapCell, Row: i, Col: j}), "")
+				if j > 0 {
+					tab.Cell("")
+				}
+				continue
+			}
+			cv := fmtCV(st.CV)
+			if math.IsNaN(st.CV) {
+				cv = n.Gap(Gap{Kind: GapCV, Row: i, Col: j, Why: WhyNoCV})
+			}
+			if st.Noisy {
+				cv += " !"
+			}
+			tab.Cells(sc.Format(st.Center)+" ± "+st.CI+n.Ref(st.Warnings), cv)
+			if j > 0 {
+				if d := st.Delta; d != nil {
+					tab.Cell(d.Text + " (" + d.Note + ")" + n.Ref(d.Warnings))
+				} else {
+					tab.Cell(n.Gap(Gap{Kind: GapDelta, Row: i, Col: j, Why: WhyNoDelta}))
+				}
+			}
+		}
+		if hasNote {
+			tab.Col(len(aligns) - 1).Cell(texttab.Escape(r.Note))
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "### %s\n\n", texttab.Escape(t.Title()))
+	if err := tab.WriteMarkdown(&b); err != nil {
+		return fmt.Errorf("results: write markdown: %w", err)
+	}
+	if _, err := io.WriteString(w, b.String()); err != nil {
+		return fmt.Errorf("results: write markdown: %v", err)
+	}
+	return nil
 }

@@ -1,4 +1,4 @@
-package results
+package results_test
 
 import (
 	"bytes"
@@ -8,9 +8,13 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/fastpathlab/fplab/internal/golden"
+	"github.com/fastpathlab/fplab/results"
+	"github.com/fastpathlab/fplab/results/resultstest"
 )
 
-func renderAll(t *testing.T, tables []Table, render func(Table, *bytes.Buffer) error) []byte {
+func renderAll(t *testing.T, tables []results.Table, render func(results.Table, *bytes.Buffer) error) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	for i, tb := range tables {
@@ -25,16 +29,16 @@ func renderAll(t *testing.T, tables []Table, render func(Table, *bytes.Buffer) e
 }
 
 func TestTablesGolden(t *testing.T) {
-	tables, err := BuildTables(fixtureRows())
+	tables, err := results.BuildTables(resultstest.TableRows())
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkGolden(t, "tables.txt", renderAll(t, tables, func(tb Table, b *bytes.Buffer) error { return tb.WriteText(b) }))
-	checkGolden(t, "tables.csv", renderAll(t, tables, func(tb Table, b *bytes.Buffer) error { return tb.WriteCSV(b) }))
-	checkGolden(t, "tables.md", renderAll(t, tables, func(tb Table, b *bytes.Buffer) error { return tb.WriteMarkdown(b) }))
+	golden.Check(t, "tables.txt.golden", renderAll(t, tables, func(tb results.Table, b *bytes.Buffer) error { return tb.WriteText(b) }))
+	golden.Check(t, "tables.csv.golden", renderAll(t, tables, func(tb results.Table, b *bytes.Buffer) error { return tb.WriteCSV(b) }))
+	golden.Check(t, "tables.md.golden", renderAll(t, tables, func(tb results.Table, b *bytes.Buffer) error { return tb.WriteMarkdown(b) }))
 }
 
-func findTable(t *testing.T, tables []Table, unit, axis string) Table {
+func findTable(t *testing.T, tables []results.Table, unit, axis string) results.Table {
 	t.Helper()
 	for _, tb := range tables {
 		if tb.Unit == unit && tb.Axis == axis {
@@ -42,11 +46,11 @@ func findTable(t *testing.T, tables []Table, unit, axis string) Table {
 		}
 	}
 	t.Fatalf("no table %s by %s", unit, axis)
-	return Table{}
+	return results.Table{}
 }
 
 func TestBuildTablesModel(t *testing.T) {
-	tables, err := BuildTables(fixtureRows())
+	tables, err := results.BuildTables(resultstest.TableRows())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +92,7 @@ func TestBuildTablesModel(t *testing.T) {
 	}
 	// The noisy cell is flagged, a tight one is not.
 	noisy := tb.Rows[1].Cells[0] // fast/mimalloc2 at 1024
-	if !noisy.Noisy || noisy.CV <= DefaultNoisyCV || base.Noisy {
+	if !noisy.Noisy || noisy.CV <= results.DefaultNoisyCV || base.Noisy {
 		t.Errorf("noisy flag: noisy cell %v (cv %.3f), tight cell %v", noisy.Noisy, noisy.CV, base.Noisy)
 	}
 	// Too few reps: infinite interval and a warning.
@@ -109,10 +113,10 @@ func TestBuildTablesModel(t *testing.T) {
 }
 
 func TestBuildTablesOrderAndMissing(t *testing.T) {
-	var rows []Row
+	var rows []results.Row
 	add := func(cell string, v float64) {
 		for rep := 0; rep < 6; rep++ {
-			rows = append(rows, Row{Cell: cell, Rep: rep, OK: true, Metrics: []Metric{{"rec/s", v + float64(rep)}}})
+			rows = append(rows, results.Row{Cell: cell, Rep: rep, OK: true, Metrics: []results.Metric{{Unit: "rec/s", Value: v + float64(rep)}}})
 		}
 	}
 	add("path=rowwise/batch=512", 100)
@@ -121,7 +125,7 @@ func TestBuildTablesOrderAndMissing(t *testing.T) {
 	add("path=fast/batch=4096", 500)
 	add("path=fast/batch=512/aa=a", 400)
 
-	tables, err := BuildTablesWith(rows, TableOptions{Order: map[string][]string{"path": {"rowwise", "shallow"}}})
+	tables, err := results.BuildTablesWith(rows, results.TableOptions{Order: map[string][]string{"path": {"rowwise", "shallow"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,33 +149,33 @@ func TestBuildTablesOrderAndMissing(t *testing.T) {
 	}
 
 	// Without rows or with one cell only, no axis is swept.
-	if tbs, err := BuildTables(rows[:6]); err != nil || len(tbs) != 0 {
+	if tbs, err := results.BuildTables(rows[:6]); err != nil || len(tbs) != 0 {
 		t.Errorf("single cell: %d tables, err %v", len(tbs), err)
 	}
-	if _, err := BuildTables([]Row{{Cell: "fast/batch=1", OK: true, Metrics: []Metric{{"x", 1}}}}); err == nil || !strings.Contains(err.Error(), "not key=value") {
+	if _, err := results.BuildTables([]results.Row{{Cell: "fast/batch=1", OK: true, Metrics: []results.Metric{{Unit: "x", Value: 1}}}}); err == nil || !strings.Contains(err.Error(), "not key=value") {
 		t.Errorf("positional part: err = %v", err)
 	}
-	if _, err := BuildTablesWith(rows, TableOptions{NoisyCV: -1}); err == nil {
+	if _, err := results.BuildTablesWith(rows, results.TableOptions{NoisyCV: -1}); err == nil {
 		t.Error("negative CV threshold accepted")
 	}
 }
 
 func TestWriteTables(t *testing.T) {
 	dir := t.TempDir()
-	if err := WriteTables(dir, fixtureRows()); err != nil {
+	if err := results.WriteTables(dir, resultstest.TableRows()); err != nil {
 		t.Fatal(err)
 	}
 	for _, name := range []string{"rec-per-s-by-batch.txt", "rec-per-s-by-batch.csv", "rec-per-s-by-batch.md", "ns-per-rec-by-alloc.txt", "B-per-rec-by-path.md"} {
-		data, err := os.ReadFile(filepath.Join(dir, TablesDir, name))
+		data, err := os.ReadFile(filepath.Join(dir, results.TablesDir, name))
 		if err != nil || len(data) == 0 {
 			t.Errorf("%s: %v (%d bytes)", name, err, len(data))
 		}
 	}
-	entries, _ := os.ReadDir(filepath.Join(dir, TablesDir))
+	entries, _ := os.ReadDir(filepath.Join(dir, results.TablesDir))
 	if len(entries) != 27 {
 		t.Errorf("%d table files, want 27", len(entries))
 	}
-	if got := TableFileBase("ckpt p99/ms", "a:b"); got != "ckpt_p99-per-ms-by-a_b" {
+	if got := results.TableFileBase("ckpt p99/ms", "a:b"); got != "ckpt_p99-per-ms-by-a_b" {
 		t.Errorf("TableFileBase = %q", got)
 	}
 }

@@ -15,24 +15,54 @@ const (
 	LowerIsBetter Direction = -1
 )
 
+// Metric units the children print and the tables, figures, knee and
+// report read: each name is defined here once, beside the direction it
+// improves in (unitDirections). The checkpoint latencies other than
+// UnitCkptP99 (ckpt-p50-ms, ckpt-max-ms, ...) are judged by Better's
+// "ckpt-*-ms" rule.
+const (
+	// Throughput.
+	UnitRecPerSec = "rec/s"
+	UnitMBPerSec  = "MB/s"
+
+	// Costs per record and per process.
+	UnitNsPerRec     = "ns/rec"
+	UnitCPUNsPerRec  = "cpu-ns/rec"
+	UnitBytesPerRec  = "B/rec"
+	UnitAllocsPerRec = "allocs/rec"
+	UnitPeakRSSMB    = "peak-RSS-MB"
+	UnitStartupMs    = "startup-ms"
+
+	// Checkpointing and recovery.
+	UnitCkptP99   = "ckpt-p99-ms"
+	UnitRecoverMs = "recover-ms"
+	UnitReplayRec = "replay-rec"
+	UnitLostRec   = "lost-rec"
+	UnitDupRec    = "dup-rec"
+
+	// Descriptions of the run, never judged.
+	UnitWindowMs       = "window-ms"
+	UnitRecPerCrossing = "rec/crossing"
+)
+
 // unitDirections is the explicit table behind Better.
 var unitDirections = map[string]Direction{
-	"rec/s": HigherIsBetter,
-	"MB/s":  HigherIsBetter,
+	UnitRecPerSec: HigherIsBetter,
+	UnitMBPerSec:  HigherIsBetter,
 
-	"ns/rec":      LowerIsBetter,
-	"cpu-ns/rec":  LowerIsBetter,
-	"B/rec":       LowerIsBetter,
-	"allocs/rec":  LowerIsBetter,
-	"peak-RSS-MB": LowerIsBetter,
-	"startup-ms":  LowerIsBetter,
-	"recover-ms":  LowerIsBetter,
-	"replay-rec":  LowerIsBetter,
-	"lost-rec":    LowerIsBetter,
-	"dup-rec":     LowerIsBetter,
+	UnitNsPerRec:     LowerIsBetter,
+	UnitCPUNsPerRec:  LowerIsBetter,
+	UnitBytesPerRec:  LowerIsBetter,
+	UnitAllocsPerRec: LowerIsBetter,
+	UnitPeakRSSMB:    LowerIsBetter,
+	UnitStartupMs:    LowerIsBetter,
+	UnitRecoverMs:    LowerIsBetter,
+	UnitReplayRec:    LowerIsBetter,
+	UnitLostRec:      LowerIsBetter,
+	UnitDupRec:       LowerIsBetter,
 
-	"window-ms":    Neutral,
-	"rec/crossing": Neutral,
+	UnitWindowMs:       Neutral,
+	UnitRecPerCrossing: Neutral,
 }
 
 // Better returns the direction in which unit improves: the table above,

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fastpathlab/fplab/results/resultstest"
 	"github.com/google/pprof/profile"
 )
 
@@ -17,7 +18,7 @@ func sumFractions(b Breakdown, i int) float64 {
 }
 
 func TestBucketsCPU(t *testing.T) {
-	b, err := Buckets(cpuProfile(t))
+	b, err := Buckets(resultstest.CPUProfile(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,14 +52,14 @@ func TestBucketsCPU(t *testing.T) {
 }
 
 func TestBucketsTopLimit(t *testing.T) {
-	b, err := BucketsWith(cpuProfile(t), Options{Top: 1})
+	b, err := BucketsWith(resultstest.CPUProfile(t), Options{Top: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if v := b.Bucket(BucketVerify); len(v.Top) != 1 || v.Funcs != 2 || v.Top[0].Name != wl+"valueHash" {
 		t.Errorf("verify top %+v funcs %d, want only the larger valueHash of 2", v.Top, v.Funcs)
 	}
-	none, err := BucketsWith(cpuProfile(t), Options{Top: -1})
+	none, err := BucketsWith(resultstest.CPUProfile(t), Options{Top: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +71,7 @@ func TestBucketsTopLimit(t *testing.T) {
 }
 
 func TestBucketsAllocs(t *testing.T) {
-	b, err := Buckets(allocsProfile(t))
+	b, err := Buckets(resultstest.AllocsProfile(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,8 +92,8 @@ func TestBucketsAllocs(t *testing.T) {
 }
 
 func TestBucketsRejects(t *testing.T) {
-	goroutine := build(t, []string{"goroutine/count"}, []sample{{[]string{"runtime.gopark"}, []int64{3}}})
-	bad := build(t, []string{"cpu/nanoseconds"}, []sample{{[]string{"runtime.futex"}, []int64{3}}})
+	goroutine := resultstest.Profile(t, []string{"goroutine/count"}, []resultstest.Sample{{Stack: []string{"runtime.gopark"}, Values: []int64{3}}})
+	bad := resultstest.Profile(t, []string{"cpu/nanoseconds"}, []resultstest.Sample{{Stack: []string{"runtime.futex"}, Values: []int64{3}}})
 	bad.Sample[0].Value = []int64{1, 2}
 	for _, c := range []struct {
 		what string
@@ -111,7 +112,7 @@ func TestBucketsRejects(t *testing.T) {
 }
 
 func TestBucketsEmptyProfile(t *testing.T) {
-	b, err := Buckets(build(t, []string{"samples/count", "cpu/nanoseconds"}, nil))
+	b, err := Buckets(resultstest.Profile(t, []string{"samples/count", "cpu/nanoseconds"}, nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +126,7 @@ func TestBucketsEmptyProfile(t *testing.T) {
 }
 
 func TestPerUnit(t *testing.T) {
-	b, _ := Buckets(cpuProfile(t))
+	b, _ := Buckets(resultstest.CPUProfile(t))
 	if got := b.PerUnit(1000).Work; got != 1000 {
 		t.Errorf("PerUnit(1000).Work = %d", got)
 	}

@@ -1,39 +1,13 @@
 package profile
 
-import (
-	"fmt"
-	"io"
-	"strings"
-)
+import "fmt"
 
-// WriteDiffText writes d as plain-text tables, one per value type.
-func WriteDiffText(w io.Writer, d DiffTable) error {
-	var sb strings.Builder
-	sb.WriteString(d.title() + "\n")
+func (d DiffTable) document(f format) document {
+	doc := document{title: d.title(), note: d.Kind.note()}
 	for _, s := range d.Sections {
-		sb.WriteString("\n")
-		if err := s.grid().writeText(&sb); err != nil {
-			return err
-		}
+		doc.sections = append(doc.sections, section{grid: s.grid(f)})
 	}
-	sb.WriteString("\nnote: " + d.Kind.note() + "\n")
-	_, err := io.WriteString(w, sb.String())
-	return err
-}
-
-// WriteDiffMarkdown writes d as Markdown, one table per value type.
-func WriteDiffMarkdown(w io.Writer, d DiffTable) error {
-	var sb strings.Builder
-	sb.WriteString("### " + d.title() + "\n")
-	for _, s := range d.Sections {
-		sb.WriteString("\n")
-		if err := s.grid().writeMarkdown(&sb); err != nil {
-			return err
-		}
-	}
-	sb.WriteString("\n> " + d.Kind.note() + "\n")
-	_, err := io.WriteString(w, sb.String())
-	return err
+	return doc
 }
 
 func (d DiffTable) title() string {
@@ -58,14 +32,14 @@ func (d DiffTable) title() string {
 	return s
 }
 
-func (s DiffSection) grid() *grid {
+func (s DiffSection) grid(f format) *grid {
 	unit := s.Value.column()
-	format := func(x float64) string { return s.Value.formatValue(x) }
+	value := func(x float64) string { return s.Value.formatValue(x) }
 	if s.PerUnit {
 		unit = s.Value.perUnitName()
-		format = formatNum
+		value = formatNum
 	}
-	g := &grid{header: []string{"bucket", "A " + unit, "A share", "B " + unit, "B share", "delta", "delta %", "share delta"}}
+	g := newGrid(f, 1, "bucket", "A "+unit, "A share", "B "+unit, "B share", "delta", "delta %", "share delta")
 	for _, r := range append(append([]DiffRow(nil), s.Rows...), s.Total) {
 		rel := "-"
 		switch {
@@ -74,8 +48,8 @@ func (s DiffSection) grid() *grid {
 		case r.B != 0:
 			rel = "new"
 		}
-		g.add(r.Name, format(r.A), formatShare(r.ShareA), format(r.B), formatShare(r.ShareB),
-			signed(r.Delta, format(r.Delta)), rel, signed(r.ShareDelta, fmt.Sprintf("%.1fpp", 100*r.ShareDelta)))
+		g.add(r.Name, value(r.A), formatShare(r.ShareA), value(r.B), formatShare(r.ShareB),
+			signed(r.Delta, value(r.Delta)), rel, signed(r.ShareDelta, fmt.Sprintf("%.1fpp", 100*r.ShareDelta)))
 	}
 	return g
 }

@@ -4,6 +4,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/fastpathlab/fplab/results/resultstest"
 )
 
 func TestDiffPerUnit(t *testing.T) {
@@ -57,7 +59,7 @@ func TestDiffAbsoluteWhenWorkUnknown(t *testing.T) {
 
 func TestDiffRejectsKinds(t *testing.T) {
 	cpu, _ := cellBreakdowns(t)
-	allocs, err := Buckets(allocsProfile(t))
+	allocs, err := Buckets(resultstest.AllocsProfile(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,7 +20,12 @@
 //	fplab profile diff RUN CELL_A CELL_B
 //
 // It owns the bucket rules and their renderings; it does not find files in
-// a run directory or run anything.
+// a run directory or run anything. A rendering lays a Breakdown or a
+// DiffTable out once (a title, grids, the profile's limits) and writes it
+// through results/texttab, the lab's one table layout layer, as text or
+// Markdown; counts and bytes take the decimal prefix texttab.Scale
+// (benchunit) picks, as every table of the lab, with three significant
+// digits. Of the lab it imports only results/texttab.
 //
 // # What is charged
 //

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/fastpathlab/fplab/results/texttab"
 )
 
 // column is the header a value type gets in tables.
@@ -57,20 +59,15 @@ func formatDuration(ns float64) string {
 	return fmt.Sprintf("%.0fns", ns)
 }
 
+// formatSI prints a count or a byte figure: the decimal prefix benchunit
+// picks for it (texttab.Scale, as every table of the lab) with about three
+// significant digits (formatNum); a whole number below 1000 as it is.
 func formatSI(x float64) string {
-	a := math.Abs(x)
-	for _, p := range []struct {
-		scale  float64
-		prefix string
-	}{{1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}} {
-		if a >= p.scale {
-			return formatNum(x/p.scale) + p.prefix
-		}
-	}
-	if x == math.Trunc(x) {
+	sc := texttab.Scale(x)
+	if sc.Factor == 1 && x == math.Trunc(x) {
 		return fmt.Sprintf("%.0f", x)
 	}
-	return formatNum(x)
+	return formatNum(x/sc.Factor) + sc.Prefix
 }
 
 // formatNum prints about three significant digits without an exponent.

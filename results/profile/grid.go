@@ -1,89 +1,126 @@
 package profile
 
 import (
-	"fmt"
 	"io"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/fastpathlab/fplab/results/texttab"
 )
 
-// grid is a rendered table: the first column left-aligned, the others
-// right-aligned, so text and Markdown renderers share one layout.
-type grid struct {
-	header []string
-	rows   [][]string
-	left   int // columns [0, left) are left-aligned; at least 1
+// WriteText writes b as a plain-text table of buckets, the top functions
+// of each non-empty bucket, and the profile's limits.
+func WriteText(w io.Writer, b Breakdown) error { return write(w, b, asText) }
+
+// WriteMarkdown writes b as Markdown: a heading, the bucket table, the top
+// functions table and the profile's limits as a quote.
+func WriteMarkdown(w io.Writer, b Breakdown) error { return write(w, b, asMarkdown) }
+
+// WriteDiffText writes d as plain-text tables, one per value type.
+func WriteDiffText(w io.Writer, d DiffTable) error { return write(w, d, asText) }
+
+// WriteDiffMarkdown writes d as Markdown, one table per value type, each
+// under the title as a heading.
+func WriteDiffMarkdown(w io.Writer, d DiffTable) error { return write(w, d, asMarkdown) }
+
+// laidOut is what the writers render: a Breakdown or a DiffTable, each
+// laid out as one document whatever the format, so text and Markdown show
+// the same figures (texttab renders both).
+type laidOut interface{ document(format) document }
+
+func write(w io.Writer, v laidOut, f format) error { return v.document(f).write(w, f) }
+
+// format is a rendering: plain text or Markdown.
+type format bool
+
+const (
+	asText     format = false
+	asMarkdown format = true
+)
+
+// document is one rendering of a breakdown or a diff: a title, tables
+// each under an optional caption, and the profile's limits as a note.
+type document struct {
+	title    string
+	sections []section
+	note     string
 }
 
-func (g *grid) add(cells ...string) { g.rows = append(g.rows, cells) }
-
-func (g *grid) leftCols() int {
-	if g.left < 1 {
-		return 1
-	}
-	return g.left
+type section struct {
+	caption string // "" for none; lower case, capitalised in Markdown
+	grid    *grid
 }
 
-// writeText writes g as space-padded columns.
-func (g *grid) writeText(w io.Writer) error {
-	width := make([]int, len(g.header))
-	for _, r := range append([][]string{g.header}, g.rows...) {
-		for i, c := range r {
-			if i < len(width) {
-				width[i] = max(width[i], utf8.RuneCountInString(c))
-			}
-		}
+// write renders d: in Markdown the title is a "###" heading, a caption a
+// capitalised paragraph and the note a quote.
+func (d document) write(w io.Writer, f format) error {
+	var sb strings.Builder
+	if f == asMarkdown {
+		sb.WriteString("### ")
 	}
-	for _, r := range append([][]string{g.header}, g.rows...) {
-		var b strings.Builder
-		for i := range width {
-			c := ""
-			if i < len(r) {
-				c = r[i]
-			}
-			pad := strings.Repeat(" ", width[i]-utf8.RuneCountInString(c))
-			if i > 0 {
-				b.WriteString("  ")
-			}
-			if i < g.leftCols() {
-				b.WriteString(c)
-				if i < len(width)-1 {
-					b.WriteString(pad)
-				}
+	sb.WriteString(d.title + "\n")
+	for _, s := range d.sections {
+		sb.WriteString("\n")
+		if s.caption != "" {
+			if f == asMarkdown {
+				sb.WriteString(strings.ToUpper(s.caption[:1]) + s.caption[1:] + ":\n\n")
 			} else {
-				b.WriteString(pad + c)
+				sb.WriteString(s.caption + ":\n")
 			}
 		}
-		if _, err := fmt.Fprintln(w, b.String()); err != nil {
+		var err error
+		if f == asMarkdown {
+			err = s.grid.tab.WriteMarkdown(&sb)
+		} else {
+			err = s.grid.tab.WriteText(&sb)
+		}
+		if err != nil {
 			return err
 		}
 	}
-	return nil
+	if f == asMarkdown {
+		sb.WriteString("\n> " + d.note + "\n")
+	} else {
+		sb.WriteString("\nnote: " + d.note + "\n")
+	}
+	_, err := io.WriteString(w, sb.String())
+	return err
 }
 
-// writeMarkdown writes g as a GitHub Markdown table.
-func (g *grid) writeMarkdown(w io.Writer) error {
-	line := func(cells []string) string {
-		esc := make([]string, len(g.header))
-		for i := range esc {
-			if i < len(cells) {
-				esc[i] = strings.ReplaceAll(cells[i], "|", `\|`)
-			}
+// grid is a table of a profile: its first left columns (at least one)
+// left-aligned, the others right-aligned, two spaces apart in text; in
+// Markdown a '|' in a cell is escaped and the delimiter row is tight
+// (|---|--:|).
+type grid struct {
+	tab  *texttab.Table
+	f    format
+	rows int // rows below the header
+}
+
+func newGrid(f format, left int, header ...string) *grid {
+	g := &grid{tab: texttab.New(), f: f}
+	g.tab.TightRule = true
+	for i := range header {
+		a := texttab.AlignRight
+		if i < max(left, 1) {
+			a = texttab.AlignDefault
 		}
-		return "| " + strings.Join(esc, " | ") + " |"
-	}
-	sep := make([]string, len(g.header))
-	for i := range sep {
-		if i < g.leftCols() {
-			sep[i] = "---"
-		} else {
-			sep[i] = "--:"
+		g.tab.SetAlign(i, a)
+		if i > 0 {
+			g.tab.SetMargin(i, "  ")
 		}
 	}
-	lines := []string{line(g.header), "|" + strings.Join(sep, "|") + "|"}
-	for _, r := range g.rows {
-		lines = append(lines, line(r))
+	g.add(header...)
+	g.rows = 0
+	return g
+}
+
+func (g *grid) add(cells ...string) {
+	g.tab.Row()
+	for _, c := range cells {
+		if g.f == asMarkdown {
+			c = strings.ReplaceAll(c, "|", `\|`)
+		}
+		g.tab.Cell(c)
 	}
-	_, err := io.WriteString(w, strings.Join(lines, "\n")+"\n")
-	return err
+	g.rows++
 }

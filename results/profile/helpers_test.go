@@ -1,110 +1,16 @@
 package profile
 
-import (
-	"strings"
-	"testing"
+import "github.com/fastpathlab/fplab/results/resultstest"
 
-	"github.com/google/pprof/profile"
-)
-
-// Short package prefixes for hand-written stacks.
+// Short package prefixes for hand-written stacks and frames.
 const (
-	wl    = "github.com/fastpathlab/fplab/workloads."
-	src   = "github.com/fastpathlab/fplab/source."
-	rung  = "github.com/fastpathlab/fplab/ladder/rung."
-	arr   = "github.com/apache/arrow-go/v18/arrow/array."
-	mem   = "github.com/apache/arrow-go/v18/arrow/memory."
-	bitu  = "github.com/apache/arrow-go/v18/arrow/bitutil."
-	kgo   = "github.com/twmb/franz-go/pkg/kgo."
-	kmsg  = "github.com/twmb/franz-go/pkg/kmsg."
-	ckafk = "github.com/confluentinc/confluent-kafka-go/v2/kafka."
+	wl    = resultstest.Workloads
+	src   = resultstest.Source
+	rung  = resultstest.Rung
+	arr   = resultstest.Array
+	mem   = resultstest.Memory
+	bitu  = resultstest.Bitutil
+	kgo   = resultstest.Kgo
+	kmsg  = resultstest.Kmsg
+	ckafk = resultstest.Kafka
 )
-
-// sample is one hand-written sample: stack leaf first; an entry "a+b"
-// is one location where a is inlined into b.
-type sample struct {
-	stack  []string
-	values []int64
-}
-
-// build makes a valid profile with the given sample types ("type/unit").
-func build(t *testing.T, types []string, samples []sample) *profile.Profile {
-	t.Helper()
-	p := &profile.Profile{DurationNanos: 2e9}
-	for _, ty := range types {
-		typ, unit, _ := strings.Cut(ty, "/")
-		p.SampleType = append(p.SampleType, &profile.ValueType{Type: typ, Unit: unit})
-	}
-	funcs := map[string]*profile.Function{}
-	fn := func(name string) *profile.Function {
-		if f, ok := funcs[name]; ok {
-			return f
-		}
-		f := &profile.Function{ID: uint64(len(p.Function) + 1), Name: name, SystemName: name}
-		funcs[name] = f
-		p.Function = append(p.Function, f)
-		return f
-	}
-	for _, s := range samples {
-		ps := &profile.Sample{Value: s.values}
-		for _, entry := range s.stack {
-			loc := &profile.Location{ID: uint64(len(p.Location) + 1), Address: uint64(0x1000 + len(p.Location))}
-			if entry != "?" {
-				for _, name := range strings.Split(entry, "+") {
-					loc.Line = append(loc.Line, profile.Line{Function: fn(name), Line: 1})
-				}
-			}
-			p.Location = append(p.Location, loc)
-			ps.Location = append(ps.Location, loc)
-		}
-		p.Sample = append(p.Sample, ps)
-	}
-	if err := p.CheckValid(); err != nil {
-		t.Fatalf("test profile invalid: %v", err)
-	}
-	return p
-}
-
-// cpuProfile is a small cell-like CPU profile (values in ns).
-func cpuProfile(t *testing.T) *profile.Profile {
-	ns := func(ms int64) []int64 { return []int64{ms / 10, ms * 1e6 / 10} }
-	return build(t, []string{"samples/count", "cpu/nanoseconds"}, []sample{
-		{[]string{"runtime.cgocall", src + "_Cfunc_fp_drain_run", src + "(*drain).run", src + "(*fastReader).drainOnce"}, ns(400)},
-		{[]string{"runtime.memmove", wl + "scanJSONString", wl + "(*jsonCodec).parse", wl + "(*columnar).Append", src + "(*fastReader).decodeRun"}, ns(250)},
-		{[]string{wl + "(*jsonCodec).parse", wl + "(*columnar).Append"}, ns(150)},
-		{[]string{mem + "(*GoAllocator).Allocate", arr + "(*Int64Builder).Append+" + wl + "(*jsonCodec).parse"}, ns(120)},
-		{[]string{arr + "(*Int64).Value+" + wl + "valueHash", wl + "RowHash", rung + "(*verifier).check"}, ns(90)},
-		{[]string{wl + "foldColumn", wl + "BatchChecksum", rung + "(*verifier).check"}, ns(60)},
-		{[]string{"runtime.scanobject", "runtime.gcDrain", "runtime.gcBgMarkWorker"}, ns(80)},
-		{[]string{"runtime.gcDrainN", "runtime.gcAssistAlloc1", "runtime.gcAssistAlloc", "runtime.mallocgc", wl + "(*scratch).bytes"}, ns(20)},
-		{[]string{"runtime.futex", "runtime.futexsleep", "runtime.findRunnable", "runtime.schedule"}, ns(40)},
-		{[]string{src + "(*assembler).consume", src + "(*fastReader).decodeRun"}, ns(30)},
-	})
-}
-
-// allocsProfile is a small heap profile.
-func allocsProfile(t *testing.T) *profile.Profile {
-	v := func(space, objects int64) []int64 { return []int64{objects, space, 0, 0} }
-	return build(t, []string{"alloc_objects/count", "alloc_space/bytes", "inuse_objects/count", "inuse_space/bytes"}, []sample{
-		{[]string{mem + "(*GoAllocator).Allocate", arr + "(*bufBuilder).resize", arr + "(*Int64Builder).Reserve"}, v(48<<20, 1200)},
-		{[]string{ckafk + "(*handle).newMessageFromC", ckafk + "(*Consumer).Poll"}, v(12<<20, 250000)},
-		{[]string{wl + "(*scratch).bytes", wl + "(*jsonCodec).parse"}, v(1<<20, 4000)},
-		{[]string{kgo + "(*cursorOffsetNext).processRespPartition"}, v(0, 0)},
-		{[]string{src + "(*assembler).emit"}, v(512<<10, 800)},
-	})
-}
-
-// cpuProfileB is another cell's CPU profile: the franz-go path, with more
-// decode and GC and no cgo.
-func cpuProfileB(t *testing.T) *profile.Profile {
-	ns := func(ms int64) []int64 { return []int64{ms / 10, ms * 1e6 / 10} }
-	return build(t, []string{"samples/count", "cpu/nanoseconds"}, []sample{
-		{[]string{"runtime.memmove", "github.com/twmb/franz-go/pkg/kbin.(*Reader).Bytes", kmsg + "(*FetchResponse).ReadFrom", kgo + "(*broker).handleResp"}, ns(300)},
-		{[]string{"hash/crc32.castagnoliSSE42", "hash/crc32.Update", kgo + "(*cursorOffsetNext).processRecordBatch"}, ns(100)},
-		{[]string{"runtime.memmove", wl + "scanJSONString", wl + "(*jsonCodec).parse", wl + "(*columnar).Append"}, ns(500)},
-		{[]string{mem + "(*GoAllocator).Allocate", arr + "(*Int64Builder).Append+" + wl + "(*jsonCodec).parse"}, ns(120)},
-		{[]string{wl + "foldColumn", wl + "BatchChecksum", rung + "(*verifier).check"}, ns(150)},
-		{[]string{"runtime.scanobject", "runtime.gcDrain", "runtime.gcBgMarkWorker"}, ns(200)},
-		{[]string{"runtime.futex", "runtime.futexsleep", "runtime.findRunnable", "runtime.schedule"}, ns(30)},
-	})
-}

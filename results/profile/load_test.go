@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/fastpathlab/fplab/results/resultstest"
 )
 
 func TestLoadErrors(t *testing.T) {
@@ -37,16 +39,7 @@ func TestLoadErrors(t *testing.T) {
 
 func TestLoadRoundTrip(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "allocs.pprof")
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := allocsProfile(t).Write(f); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
+	resultstest.WriteProfile(t, path, resultstest.AllocsProfile(t))
 	p, err := Load(path)
 	if err != nil {
 		t.Fatal(err)

@@ -2,46 +2,19 @@ package profile
 
 import (
 	"fmt"
-	"io"
 	"strings"
 )
 
-// WriteText writes b as a plain-text table of buckets, the top functions
-// of each non-empty bucket, and the profile's limits.
-func WriteText(w io.Writer, b Breakdown) error {
-	var sb strings.Builder
-	sb.WriteString(b.title() + "\n\n")
-	if err := b.summaryGrid().writeText(&sb); err != nil {
-		return err
+// document lays b out: the bucket grid, then the top functions of each
+// non-empty bucket (in Markdown a function is `code` and every row names
+// its bucket).
+func (b Breakdown) document(f format) document {
+	d := document{title: b.title(), note: b.Kind.note()}
+	d.sections = append(d.sections, section{grid: b.summaryGrid(f)})
+	if g := b.topGrid(f); g.rows > 0 {
+		d.sections = append(d.sections, section{caption: "top functions per bucket (share of the whole profile)", grid: g})
 	}
-	if g := b.topGrid("", false); len(g.rows) > 0 {
-		sb.WriteString("\ntop functions per bucket (share of the whole profile):\n")
-		if err := g.writeText(&sb); err != nil {
-			return err
-		}
-	}
-	sb.WriteString("\nnote: " + b.Kind.note() + "\n")
-	_, err := io.WriteString(w, sb.String())
-	return err
-}
-
-// WriteMarkdown writes b as Markdown: a heading, the bucket table, the top
-// functions table and the profile's limits as a quote.
-func WriteMarkdown(w io.Writer, b Breakdown) error {
-	var sb strings.Builder
-	sb.WriteString("### " + b.title() + "\n\n")
-	if err := b.summaryGrid().writeMarkdown(&sb); err != nil {
-		return err
-	}
-	if g := b.topGrid("`", true); len(g.rows) > 0 {
-		sb.WriteString("\nTop functions per bucket (share of the whole profile):\n\n")
-		if err := g.writeMarkdown(&sb); err != nil {
-			return err
-		}
-	}
-	sb.WriteString("\n> " + b.Kind.note() + "\n")
-	_, err := io.WriteString(w, sb.String())
-	return err
+	return d
 }
 
 // title is the one-line description of the profile.
@@ -64,14 +37,15 @@ func (b Breakdown) title() string {
 	return s
 }
 
-func (b Breakdown) summaryGrid() *grid {
-	g := &grid{header: []string{"bucket"}}
+func (b Breakdown) summaryGrid(f format) *grid {
+	header := []string{"bucket"}
 	for _, v := range b.Values {
-		g.header = append(g.header, v.column(), "share")
+		header = append(header, v.column(), "share")
 		if b.Work > 0 {
-			g.header = append(g.header, v.perUnitName())
+			header = append(header, v.perUnitName())
 		}
 	}
+	g := newGrid(f, 1, header...)
 	row := func(name string, val []int64, frac []float64) {
 		cells := []string{name}
 		for i, v := range b.Values {
@@ -95,23 +69,28 @@ func (b Breakdown) summaryGrid() *grid {
 	return g
 }
 
-// topGrid lists each non-empty bucket's top functions; quote wraps
-// function names (a backtick for Markdown); repeat names the bucket on
-// every row instead of its first only.
-func (b Breakdown) topGrid(quote string, repeat bool) *grid {
-	g := &grid{header: []string{"bucket", "function"}, left: 2}
-	for _, v := range b.Values {
-		g.header = append(g.header, v.column(), "share")
+// topGrid lists each non-empty bucket's top functions. In Markdown a
+// function name is `code` and every row names its bucket; in text only a
+// bucket's first row does.
+func (b Breakdown) topGrid(f format) *grid {
+	quote, repeat := "", false
+	if f == asMarkdown {
+		quote, repeat = "`", true
 	}
+	header := []string{"bucket", "function"}
+	for _, v := range b.Values {
+		header = append(header, v.column(), "share")
+	}
+	g := newGrid(f, 2, header...)
 	for _, s := range b.Buckets {
-		for j, f := range s.Top {
+		for j, fn := range s.Top {
 			name := s.Bucket.String()
 			if j > 0 && !repeat {
 				name = ""
 			}
-			cells := []string{name, quote + f.Name + quote}
+			cells := []string{name, quote + fn.Name + quote}
 			for i, v := range b.Values {
-				cells = append(cells, v.formatValue(float64(f.Value[i])), formatShare(share(f.Value[i], b.Total[i])))
+				cells = append(cells, v.formatValue(float64(fn.Value[i])), formatShare(share(fn.Value[i], b.Total[i])))
 			}
 			g.add(cells...)
 		}

@@ -5,8 +5,10 @@
 //	                                                                    ^^^^^^
 //
 // and reads only the run directory (results.ReadRun: manifest.json and
-// journal.jsonl); it imports results and plots and nothing of the ladder,
-// so `fplab report <run>` works on any finished or interrupted run.
+// journal.jsonl). It sits above results and plots and imports nothing of
+// the ladder, so `fplab report <run>` works on any finished or interrupted
+// run: every figure it prints (tables, noise floor, knee, on/off ratios)
+// comes from results, and plots only draws (Plan, WriteAll).
 //
 // Write(runDir, opt) draws the figures (plots.WriteAll into plots/) and
 // writes <runDir>/report.md with, in order:
@@ -22,7 +24,7 @@
 //   - Noise floor: results.NoiseFloor for every A/A calibration pair
 //     (cell/aa=a, cell/aa=b) and every unit both sides report; without a
 //     pair, a sentence saying deltas cannot be set against noise.
-//   - Knee: plots.Knee under the checkpoint p99 budget (Options.BudgetMs,
+//   - Knee: results.Knee under the checkpoint p99 budget (Options.BudgetMs,
 //     default 100 ms); lines where no batch qualifies say "none within
 //     budget" or why there is no candidate.
 //   - What a setting costs: for each toggled setting (checkpoints,
@@ -37,11 +39,21 @@
 //     per-format figures; figures without data listed with the reason.
 //   - Tables: results.BuildTablesWith of the swept cells (A/A cells left
 //     out; axis values in the spec's order, so its first value is the
-//     baseline column) rendered here as Markdown — rec/s unfolded, every other unit in a
-//     <details> block; a run with no swept axis gets one row per cell.
+//     baseline column) rendered by results' own Markdown renderer
+//     (Table.WriteMarkdownNotes, the one tables/*.md use, so a figure reads
+//     the same in both) with the report's footnotes and gaps — rec/s
+//     unfolded, every other unit in a <details> block; a run with no swept
+//     axis gets one row per cell.
 //   - Failed cells: failed/total repetitions, reasons and signals, and each
 //     stderr tail in a collapsed block.
 //   - Notes: the footnotes.
+//
+// Every table of the report is a results/texttab table rendered as
+// Markdown, and every measured figure outside the results tables (the
+// knee's rec/s and p99, a cell's median) is printed by texttab.Number, the
+// tables' formatter. Repetitions are counted as results.Index counts them
+// (a resumed (cell, rep) pair once, by its last row) in the run table, the
+// gaps' footnotes, the noise floor and the failed cells alike.
 //
 // Bad input never crashes or invents a number: a failed cell, a metric
 // without samples, a missing manifest field or a single repetition is a gap

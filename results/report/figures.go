@@ -21,9 +21,14 @@ func writeFigures(b *strings.Builder, runDir string, rows []results.Row, popt pl
 			return
 		}
 	}
+	figs, err := plots.Plan(rows, popt)
+	if err != nil {
+		fmt.Fprintf(b, "Figures could not be planned: %s\n\n", mdText(err.Error()))
+		return
+	}
 	var skipped []string
 	drawn := 0
-	for _, fig := range plots.Plan(rows, popt) {
+	for _, fig := range figs {
 		if fig.Skip != "" {
 			skipped = append(skipped, fmt.Sprintf("- `%s`: %s\n", fig.Name, mdText(fig.Skip)))
 			continue

@@ -5,27 +5,26 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/fastpathlab/fplab/plots"
 	"github.com/fastpathlab/fplab/results"
+	"github.com/fastpathlab/fplab/results/texttab"
 )
 
-// writeKnee renders plots.Knee for the run: per format, path and setting,
+// writeKnee renders results.Knee for the run: per format, path and setting,
 // the batch size with the highest throughput whose checkpoint p99 stays
 // within the budget.
 func writeKnee(b *strings.Builder, n *notes, main []results.Row, budget float64) {
 	fmt.Fprintf(b, "## Knee (checkpoint p99 budget %s ms)\n\n", num(budget))
-	kps := plots.Knee(main, budget)
+	kps := results.Knee(main, budget)
 	measured := false
 	for _, k := range kps {
 		measured = measured || k.Candidates > 0
 	}
 	if !measured {
-		b.WriteString("No cell reported " + plots.UnitCkptP99 + " (checkpoints off in this run): no knee.\n\n")
+		b.WriteString("No cell reported " + results.UnitCkptP99 + " (checkpoints off in this run): no knee.\n\n")
 		return
 	}
 	b.WriteString("The batch size with the highest median throughput whose median checkpoint p99 stays within the budget; ties go to the lower p99, then the smaller batch.\n\n")
-	b.WriteString(row("format", "path", "setting", "knee batch", "rec/s", "ckpt p99 (ms)"))
-	b.WriteString(row("---", "---", "---", "--:", "--:", "--:"))
+	t := table([]string{"---", "---", "---", "--:", "--:", "--:"}, "format", "path", "setting", "knee batch", results.UnitRecPerSec, "ckpt p99 (ms)")
 	for _, k := range kps {
 		setting := mdText(k.Setting)
 		if setting == "" {
@@ -36,15 +35,17 @@ func writeKnee(b *strings.Builder, n *notes, main []results.Row, budget float64)
 			if strings.HasPrefix(k.Reason, "none within budget") {
 				batch = "none within budget" + n.ref(k.Reason)
 			}
-			b.WriteString(row(mdText(k.Format), mdText(k.Path), setting, batch, gapMark, gapMark))
+			t.Row().Cells(mdText(k.Format), mdText(k.Path), setting, batch, gapMark, gapMark)
 			continue
 		}
-		b.WriteString(row(mdText(k.Format), mdText(k.Path), setting, strconv.Itoa(k.Batch), si(k.RecPerSec), num(k.CkptP99Ms)))
+		// The knee's figures are medians the tables also print: the same
+		// formatter prints them the same way.
+		t.Row().Cells(mdText(k.Format), mdText(k.Path), setting, strconv.Itoa(k.Batch), texttab.Number(k.RecPerSec), texttab.Number(k.CkptP99Ms))
 	}
-	b.WriteString("\n")
+	putTable(b, t)
 }
 
-// num prints a millisecond figure compactly.
+// num prints a budget (a setting, not a measured figure) compactly.
 func num(v float64) string {
 	if v >= 100 || v == float64(int64(v)) {
 		return strconv.FormatFloat(v, 'f', 0, 64)

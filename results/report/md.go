@@ -1,19 +1,33 @@
 package report
 
 import (
-	"math"
 	"strconv"
 	"strings"
+
+	"github.com/fastpathlab/fplab/results/texttab"
 )
 
-// mdText keeps text from breaking a table cell or starting markup.
-func mdText(s string) string {
-	return strings.NewReplacer("|", `\|`, "*", `\*`, "_", `\_`, "<", "&lt;", "\r", "", "\n", " ").Replace(s)
+// mdText keeps text from breaking a table cell or starting markup
+// (texttab.Escape).
+func mdText(s string) string { return texttab.Escape(s) }
+
+// table starts one of the report's Markdown tables: one column per entry
+// of rules, aligned as that delimiter-row entry says ("---", ":--", "--:",
+// ":-:"), and head as its header row.
+func table(rules []string, head ...string) *texttab.Table {
+	aligns := make([]texttab.Align, len(rules))
+	for i, r := range rules {
+		aligns[i] = texttab.AlignOf(r)
+	}
+	t := texttab.New(aligns...)
+	t.Row().Cells(head...)
+	return t
 }
 
-// row renders one Markdown table row.
-func row(cells ...string) string {
-	return "| " + strings.Join(cells, " | ") + " |\n"
+// putTable writes t and the blank line that ends it.
+func putTable(b *strings.Builder, t *texttab.Table) {
+	t.WriteMarkdown(b) // a strings.Builder does not fail
+	b.WriteString("\n")
 }
 
 // fence returns a code fence longer than any backtick run in s, so a
@@ -29,24 +43,6 @@ func fence(s string) string {
 		}
 	}
 	return strings.Repeat("`", max(3, longest+1))
-}
-
-// si renders v with 4 significant digits and a decimal SI prefix: the units
-// are the children's own (MB/s is already scaled), so no binary prefixes.
-func si(v float64) string {
-	a := math.Abs(v)
-	div, suffix := 1.0, ""
-	switch {
-	case a >= 1e12:
-		div, suffix = 1e12, "T"
-	case a >= 1e9:
-		div, suffix = 1e9, "G"
-	case a >= 1e6:
-		div, suffix = 1e6, "M"
-	case a >= 1e3:
-		div, suffix = 1e3, "k"
-	}
-	return strconv.FormatFloat(v/div, 'g', 4, 64) + suffix
 }
 
 // pct renders a fraction as a percentage with one decimal.

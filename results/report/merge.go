@@ -79,7 +79,11 @@ func MergeReport(outDir string, runDirs []string, force bool, opt Options) (stri
 	}
 	o := opt
 	o.Name = filepath.Base(outDir)
-	if err := os.WriteFile(filepath.Join(stage, FileName), []byte(Render(run, o)), 0o644); err != nil {
+	md, err := Render(run, o)
+	if err != nil {
+		return "", err
+	}
+	if err := os.WriteFile(filepath.Join(stage, FileName), []byte(md), 0o644); err != nil {
 		return "", fmt.Errorf("report: merge: %v", err)
 	}
 	if err := os.Rename(stage, outDir); err != nil {

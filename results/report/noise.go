@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/fastpathlab/fplab/results"
+	"github.com/fastpathlab/fplab/results/cell"
 )
 
 // writeNoise renders the A/A noise floor: for every calibration pair
@@ -28,12 +29,11 @@ func writeNoise(b *strings.Builder, n *notes, aa []results.Row) {
 	b.WriteString("One cell run under two names. *b/a* is the ratio of medians; the interval is Moses' distribution-free 95% interval for the b/a shift, the one that matches the U test the tables use. A real difference smaller than *detectable* cannot be told from noise with these repetitions; *biased* means the interval excludes 1 (a harness bias between the two names).\n\n")
 	for _, p := range pairs {
 		fmt.Fprintf(b, "Pair `%s` (`aa=a` / `aa=b`):\n\n", p.base)
-		b.WriteString(row("unit", "reps a/b", "b/a", "95% interval", "detectable", "biased", "CV a / b"))
-		b.WriteString(row("---", "--:", "--:", "--:", "--:", ":-:", "--:"))
+		t := table([]string{"---", "--:", "--:", "--:", "--:", ":-:", "--:"}, "unit", "reps a/b", "b/a", "95% interval", "detectable", "biased", "CV a / b")
 		for _, unit := range p.units {
 			nf, err := results.NoiseFloor(aa, p.a, p.b, unit)
 			if err != nil {
-				b.WriteString(row(mdText(unit), n.gap(err.Error()), gapMark, gapMark, gapMark, gapMark, gapMark))
+				t.Row().Cells(mdText(unit), n.gap(err.Error()), gapMark, gapMark, gapMark, gapMark, gapMark)
 				continue
 			}
 			why := strings.Join(nf.Warnings, "; ")
@@ -49,16 +49,16 @@ func writeNoise(b *strings.Builder, n *notes, aa []results.Row) {
 			if nf.Biased {
 				biased = "**yes**"
 			}
-			b.WriteString(row(mdText(unit), fmt.Sprintf("%d/%d", nf.NA, nf.NB), fmt.Sprintf("%.4f", nf.Ratio),
-				interval, detect, biased, cvText(n, nf.CVA)+" / "+cvText(n, nf.CVB)))
+			t.Row().Cells(mdText(unit), fmt.Sprintf("%d/%d", nf.NA, nf.NB), fmt.Sprintf("%.4f", nf.Ratio),
+				interval, detect, biased, cvText(n, nf.CVA)+" / "+cvText(n, nf.CVB))
 		}
-		b.WriteString("\n")
+		putTable(b, t)
 	}
 }
 
 func cvText(n *notes, cv float64) string {
 	if math.IsNaN(cv) {
-		return n.gap("one repetition (or a zero mean): no spread to measure")
+		return n.gap(results.WhyNoCV)
 	}
 	return pct(cv)
 }
@@ -69,37 +69,23 @@ type aaPair struct {
 }
 
 // aaPairs finds the complete A/A pairs among rows, with the units both
-// sides reported in an OK repetition, in the order first printed.
+// sides reported in an OK repetition (as results.Index counts them), in
+// the order first printed.
 func aaPairs(rows []results.Row) []aaPair {
-	units := make(map[string][]string)
-	seenUnit := make(map[string]map[string]bool)
-	for _, r := range rows {
-		if !r.OK {
-			continue
-		}
-		if seenUnit[r.Cell] == nil {
-			seenUnit[r.Cell] = make(map[string]bool)
-		}
-		for _, m := range r.Metrics {
-			if !seenUnit[r.Cell][m.Unit] {
-				seenUnit[r.Cell][m.Unit] = true
-				units[r.Cell] = append(units[r.Cell], m.Unit)
-			}
-		}
-	}
+	x := results.NewIndex(rows)
 	var pairs []aaPair
-	for cell := range units {
-		base, ok := strings.CutSuffix(cell, "/"+aaKey+"=a")
-		if !ok {
+	for _, c := range x.Cells() {
+		base, ok := strings.CutSuffix(c.Name, "/"+cell.AA+"=a")
+		if !ok || len(c.Units) == 0 {
 			continue
 		}
-		other := base + "/" + aaKey + "=b"
-		if _, ok := units[other]; !ok {
+		other := x.Cell(base + "/" + cell.AA + "=b")
+		if other == nil || len(other.Units) == 0 {
 			continue
 		}
-		p := aaPair{base: base, a: cell, b: other}
-		for _, u := range units[cell] {
-			if seenUnit[other][u] {
+		p := aaPair{base: base, a: c.Name, b: other.Name}
+		for _, u := range c.Units {
+			if _, ok := other.Samples[u]; ok {
 				p.units = append(p.units, u)
 			}
 		}

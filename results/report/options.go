@@ -1,14 +1,20 @@
 package report
 
-import "github.com/fastpathlab/fplab/plots"
+import (
+	"fmt"
+	"math"
+
+	"github.com/fastpathlab/fplab/results"
+)
 
 // FileName is the report Write produces inside the run directory.
 const FileName = "report.md"
 
 // Options tune Write. The zero value is ready to use.
 type Options struct {
-	// BudgetMs is the checkpoint p99 budget of the knee; <= 0 means
-	// plots.DefaultBudgetMs.
+	// BudgetMs is the checkpoint p99 budget of the knee; 0 means
+	// results.DefaultBudgetMs, and a negative, NaN or absurd value is an
+	// error.
 	BudgetMs float64
 	// Prefer is passed to plots.Options.Prefer: the setting figures hold
 	// when several are equally well covered.
@@ -21,27 +27,32 @@ type Options struct {
 	// images already in plots/.
 	NoPlots bool
 	// CostBudget is the cost (a fraction of rec/s) the on/off section
-	// checks each toggled setting against; <= 0 means DefaultCostBudget.
+	// checks each toggled setting against; 0 means DefaultCostBudget, and a
+	// value outside [0, 1) is an error.
 	CostBudget float64
 	// Name is the run name in the heading; empty means the run directory's
 	// base name (MergeReport sets it while it writes in a staging directory).
 	Name string
 }
 
-func (o Options) budget() float64 {
-	if !(o.BudgetMs > 0) {
-		return plots.DefaultBudgetMs
-	}
-	return o.BudgetMs
-}
-
 // DefaultCostBudget is the on/off section's budget: a setting that costs at
 // most 2% of throughput (the checkpoint issue's bar).
 const DefaultCostBudget = 0.02
 
-func (o Options) costBudget() float64 {
-	if !(o.CostBudget > 0) || o.CostBudget >= 1 {
-		return DefaultCostBudget
+// withDefaults checks o against its bounds and fills in the defaults, once,
+// at the entry of Write, Render and MergeReport. Each error names the
+// field and its bound; nothing is silently replaced.
+func (o Options) withDefaults() (Options, error) {
+	b, err := results.BudgetMs(o.BudgetMs)
+	if err != nil {
+		return o, fmt.Errorf("report: Options.BudgetMs %v", err)
 	}
-	return o.CostBudget
+	o.BudgetMs = b
+	switch {
+	case math.IsNaN(o.CostBudget) || o.CostBudget < 0 || o.CostBudget >= 1:
+		return o, fmt.Errorf("report: Options.CostBudget is %v, want 0 (default %v) up to but not including 1 (a fraction of rec/s)", o.CostBudget, DefaultCostBudget)
+	case o.CostBudget == 0:
+		o.CostBudget = DefaultCostBudget
+	}
+	return o, nil
 }

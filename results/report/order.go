@@ -3,10 +3,9 @@ package report
 import (
 	"encoding/json"
 	"strconv"
-)
 
-// specAxes are the ladder spec's axis lists, in cell-name order.
-var specAxes = []string{"path", "format", "batch", "brokers", "alloc", "crc", "cluster"}
+	"github.com/fastpathlab/fplab/results/cell"
+)
 
 // specOrder reads the axis value lists from the manifest's spec so the
 // tables list values as the spec did: its first value is each table's
@@ -18,7 +17,7 @@ func specOrder(spec json.RawMessage) map[string][]string {
 		return nil
 	}
 	order := make(map[string][]string)
-	for _, axis := range specAxes {
+	for _, axis := range cell.Axes() {
 		raw, ok := fields[axis]
 		if !ok {
 			continue

@@ -23,36 +23,33 @@ func writeProfiles(b *strings.Builder, dir string) {
 	b.WriteString("## Profiles\n\n")
 	b.WriteString("Share of each cell's CPU profile per bucket (`fplab profile top RUN CELL` shows the functions, `fplab profile diff RUN A B` compares two cells). Go's profiler sees librdkafka only as cgo calls on Go threads; its own threads are invisible to it (use perf).\n\n")
 	buckets := profile.AllBuckets()
-	b.WriteString("| profile |")
+	head, align := []string{"profile"}, []string{"---"}
 	for _, k := range buckets {
-		fmt.Fprintf(b, " %s |", k)
+		head, align = append(head, k.String()), append(align, "--:")
 	}
-	b.WriteString("\n| --- |")
-	b.WriteString(strings.Repeat(" --: |", len(buckets)))
-	b.WriteString("\n")
+	t := table(align, head...)
 	for _, f := range files {
 		name := strings.TrimSuffix(filepath.Base(f), ".cpu.pprof")
-		fmt.Fprintf(b, "| `%s` |", name)
+		t.Row().Cell(fmt.Sprintf("`%s`", name))
 		p, err := profile.Load(f)
 		var bd profile.Breakdown
 		if err == nil {
 			bd, err = profile.Buckets(p)
 		}
 		if err != nil {
-			fmt.Fprintf(b, " %s: %s |%s\n", gapMark, mdText(oneLineErr(err)), strings.Repeat(" |", len(buckets)-1))
+			t.Cell(gapMark + ": " + mdText(oneLineErr(err)))
 			continue
 		}
 		for _, k := range buckets {
 			st := bd.Bucket(k)
 			if len(st.Fraction) == 0 {
-				fmt.Fprintf(b, " %s |", gapMark)
+				t.Cell(gapMark)
 				continue
 			}
-			fmt.Fprintf(b, " %.1f%% |", 100*st.Fraction[0])
+			t.Cell(fmt.Sprintf("%.1f%%", 100*st.Fraction[0]))
 		}
-		b.WriteString("\n")
 	}
-	b.WriteString("\n")
+	putTable(b, t)
 }
 
 func oneLineErr(err error) string { return strings.Join(strings.Fields(err.Error()), " ") }

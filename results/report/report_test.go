@@ -1,55 +1,26 @@
 package report
 
 import (
-	"flag"
+	"errors"
+	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/fastpathlab/fplab/internal/golden"
 	"github.com/fastpathlab/fplab/plots"
 	"github.com/fastpathlab/fplab/results"
+	"github.com/fastpathlab/fplab/results/resultstest"
 )
 
-var update = flag.Bool("update", false, "rewrite testdata/*.golden.md")
-
-func golden(t *testing.T, name, got string) {
+// writeReport runs Write on the run directory dir and returns the report
+// it wrote, which must be dir/report.md.
+func writeReport(t *testing.T, dir string, opt Options) string {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got != string(want) {
-		gl, wl := strings.Split(got, "\n"), strings.Split(string(want), "\n")
-		for i := 0; i < len(gl) || i < len(wl); i++ {
-			var g, w string
-			if i < len(gl) {
-				g = gl[i]
-			}
-			if i < len(wl) {
-				w = wl[i]
-			}
-			if g != w {
-				t.Fatalf("%s differs at line %d:\n got: %q\nwant: %q\n(go test -update rewrites it)", path, i+1, g, w)
-			}
-		}
-	}
-}
-
-func TestWriteGolden(t *testing.T) {
-	dir := writeRun(t, "20261202T100000Z-lab-1", fixtureManifest(), fixtureRows())
-	path, err := Write(dir, Options{})
+	path, err := Write(dir, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,8 +31,23 @@ func TestWriteGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	md := string(data)
-	golden(t, "report.golden.md", md)
+	return string(data)
+}
+
+// lacks fails t for each of wants that md, the named text, does not hold.
+func lacks(t *testing.T, name, md string, wants ...string) {
+	t.Helper()
+	for _, want := range wants {
+		if !strings.Contains(md, want) {
+			t.Errorf("%s lacks %q", name, want)
+		}
+	}
+}
+
+func TestWriteGolden(t *testing.T) {
+	dir := resultstest.TempRun(t, "20261202T100000Z-lab-1", resultstest.Manifest(), resultstest.GapRows())
+	md := writeReport(t, dir, Options{})
+	golden.Check(t, "report.golden.md", []byte(md))
 
 	// Every relative link points at a file Write produced.
 	links := regexp.MustCompile(`\]\(([^)]+)\)`).FindAllStringSubmatch(md, -1)
@@ -78,9 +64,9 @@ func TestWriteGolden(t *testing.T) {
 // TestReportContent checks the properties the golden file is meant to
 // hold, so a careless -update cannot bless a broken report.
 func TestReportContent(t *testing.T) {
-	dir := writeRun(t, "run", fixtureManifest(), fixtureRows())
-	md := Render(mustRun(t, dir), Options{NoPlots: true})
-	for _, want := range []string{
+	dir := resultstest.TempRun(t, "run", resultstest.Manifest(), resultstest.GapRows())
+	md := mustRender(t, mustRun(t, dir), Options{NoPlots: true})
+	lacks(t, "report", md,
 		plots.EmulatedLabel,
 		"| commit | 0123456789ab (dirty: uncommitted changes) |",
 		"| measured-time fraction | 61.0% |",
@@ -94,11 +80,7 @@ func TestReportContent(t *testing.T) {
 		"| `path=fast/format=json/batch=1024/brokers=3/alloc=go/crc=off` | 1 of 3 | assertion: fell back to per-record poll | none |",
 		"````\nrung: waiting for partition 3\n```\npanic: stuck\n````",
 		"`tradeoff-json`: not drawn yet",
-	} {
-		if !strings.Contains(md, want) {
-			t.Errorf("report lacks %q", want)
-		}
-	}
+	)
 	// A/A cells belong to the noise floor only: no table row, knee or
 	// figure of theirs.
 	if strings.Contains(md, "aa=a |") || strings.Contains(md, "by aa") {
@@ -128,29 +110,16 @@ func mustRun(t *testing.T, dir string) results.Run {
 // TestWriteMinimal: a bare manifest and one single-repetition cell still
 // give a full report, with gaps instead of invented values.
 func TestWriteMinimal(t *testing.T) {
-	m := results.Manifest{Start: t0}
-	rows := []results.Row{okRow("path=fast/format=json/batch=8192", 0, metric("rec/s", 2e6))}
-	dir := writeRun(t, "minimal", m, rows)
-	path, err := Write(dir, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	md := string(data)
-	golden(t, "minimal.golden.md", md)
-	for _, want := range []string{"| host | —[^1] |", "[^1]: not recorded in the manifest", "No A/A calibration pair", "no knee", "None: every repetition", "| `path=fast/format=json/batch=8192` | 2M (n=1) |"} {
-		if !strings.Contains(md, want) {
-			t.Errorf("minimal report lacks %q", want)
-		}
-	}
+	m := results.Manifest{Start: resultstest.T0}
+	rows := []results.Row{resultstest.OK("path=fast/format=json/batch=8192", 0, resultstest.Metric("rec/s", 2e6))}
+	md := writeReport(t, resultstest.TempRun(t, "minimal", m, rows), Options{})
+	golden.Check(t, "minimal.golden.md", []byte(md))
+	lacks(t, "minimal report", md, "| host | —[^1] |", "[^1]: not recorded in the manifest", "No A/A calibration pair", "no knee", "None: every repetition", "| `path=fast/format=json/batch=8192` | 2.000M (n=1) |")
 }
 
 func TestWriteBadInput(t *testing.T) {
 	good := func(t *testing.T) string {
-		return writeRun(t, "run", fixtureManifest(), fixtureRows()[:3])
+		return resultstest.TempRun(t, "run", resultstest.Manifest(), resultstest.GapRows()[:3])
 	}
 	tests := []struct {
 		name   string
@@ -195,36 +164,24 @@ func TestWriteAllFailed(t *testing.T) {
 		{Cell: "path=fast/format=json/batch=8192", Rep: 0, Reason: "crash", Signal: "SIGSEGV", StderrTail: "SIGSEGV: segmentation violation"},
 		{Cell: "path=fast/format=json/batch=8192/aa=a", Rep: 0, Reason: "crash"},
 	}
-	dir := writeRun(t, "failed", results.Manifest{Start: t0}, rows)
-	path, err := Write(dir, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	md := string(data)
-	for _, want := range []string{
+	dir := resultstest.TempRun(t, "failed", results.Manifest{Start: resultstest.T0}, rows)
+	md := writeReport(t, dir, Options{})
+	lacks(t, "report", md,
 		"no pair has successful repetitions on both sides",
 		"No table: no repetition succeeded",
 		"`throughput-json`: no rec/s samples",
 		"| `path=fast/format=json/batch=8192` | 1 of 1 | crash | SIGSEGV |",
 		"| `path=fast/format=json/batch=8192/aa=a` | 1 of 1 | crash | none |",
 		"SIGSEGV: segmentation violation",
-	} {
-		if !strings.Contains(md, want) {
-			t.Errorf("report lacks %q", want)
-		}
-	}
+	)
 	if _, err := os.Stat(filepath.Join(dir, plots.Dir, "throughput-json.png")); !os.IsNotExist(err) {
 		t.Errorf("an image was drawn without data: %v", err)
 	}
 }
 
 func TestLinkBase(t *testing.T) {
-	dir := writeRun(t, "run", fixtureManifest(), fixtureRows())
-	md := Render(mustRun(t, dir), Options{LinkBase: "../results/runs/run/"})
+	dir := resultstest.TempRun(t, "run", resultstest.Manifest(), resultstest.GapRows())
+	md := mustRender(t, mustRun(t, dir), Options{LinkBase: "../results/runs/run/"})
 	if !strings.Contains(md, "](../results/runs/run/plots/throughput-json.png)") ||
 		!strings.Contains(md, "[SVG](../results/runs/run/plots/throughput-json.svg)") {
 		t.Errorf("links not prefixed with LinkBase:\n%s", md)
@@ -235,15 +192,43 @@ func TestLinkBase(t *testing.T) {
 }
 
 func TestBudgetOption(t *testing.T) {
-	dir := writeRun(t, "run", fixtureManifest(), fixtureRows())
-	md := Render(mustRun(t, dir), Options{NoPlots: true, BudgetMs: 20})
-	for _, want := range []string{
+	dir := resultstest.TempRun(t, "run", resultstest.Manifest(), resultstest.GapRows())
+	md := mustRender(t, mustRun(t, dir), Options{NoPlots: true, BudgetMs: 20})
+	lacks(t, "report", md,
 		"## Knee (checkpoint p99 budget 20 ms)",
 		"| json | fast | brokers=3 alloc=go crc=off | 1024 |",
 		"| json | shallow | brokers=3 alloc=go crc=off | none within budget[^",
+	)
+}
+
+// mustRender is Render for options a test knows are valid.
+func mustRender(t testing.TB, run results.Run, opt Options) string {
+	t.Helper()
+	md, err := Render(run, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return md
+}
+
+// TestOptionsRefused: a bad option is an error naming the field and its
+// bound, and Write leaves no report behind.
+func TestOptionsRefused(t *testing.T) {
+	dir := resultstest.TempRun(t, "run", resultstest.Manifest(), resultstest.SmokeRows())
+	for _, tc := range []struct {
+		opt  Options
+		want string
+	}{
+		{Options{BudgetMs: -5}, "report: Options.BudgetMs is -5, want 0 (default 100) to 60000"},
+		{Options{BudgetMs: math.Inf(1)}, "report: Options.BudgetMs is +Inf"},
+		{Options{CostBudget: 1}, "report: Options.CostBudget is 1, want 0 (default 0.02) up to but not including 1"},
+		{Options{CostBudget: -0.1}, "report: Options.CostBudget is -0.1"},
 	} {
-		if !strings.Contains(md, want) {
-			t.Errorf("report lacks %q", want)
+		if _, err := Write(dir, tc.opt); err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("Write(%+v) = %v, want %q", tc.opt, err, tc.want)
+		}
+		if _, err := os.Stat(filepath.Join(dir, FileName)); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("Write(%+v) left %s: %v", tc.opt, FileName, err)
 		}
 	}
 }

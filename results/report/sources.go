@@ -21,8 +21,8 @@ func writeSources(b *strings.Builder, n *notes, src []results.Source, err error,
 		return order
 	}
 	b.WriteString("This report merges runs from several hosts; every cell name carries `" + results.ArchKey + "=` with the host's architecture, so the tables set them side by side.\n\n")
-	b.WriteString(row(results.ArchKey, "host", "cpu", "kernel", "emulated", "commit", "go", "librdkafka", "rows (failed)", "run directory"))
-	b.WriteString(row("---", "---", "---", "---", "---", "---", "---", "---", "--:", "---"))
+	t := table([]string{"---", "---", "---", "---", "---", "---", "---", "---", "--:", "---"},
+		results.ArchKey, "host", "cpu", "kernel", "emulated", "commit", "go", "librdkafka", "rows (failed)", "run directory")
 	val := func(s string) string {
 		if strings.TrimSpace(s) == "" || s == results.Unknown {
 			return n.gap("not recorded in the source run's manifest")
@@ -46,10 +46,10 @@ func writeSources(b *strings.Builder, n *notes, src []results.Source, err error,
 		if s.GitDirty {
 			commit += " (dirty)"
 		}
-		b.WriteString(row("`"+mdText(s.Label)+"`", val(s.Host.Hostname), cpu, val(s.Host.Kernel), emu, commit,
-			val(s.GoVersion), val(s.Librdkafka), fmt.Sprintf("%d (%d)", s.Rows, s.Failed), "`"+mdText(s.Dir)+"`"))
+		t.Row().Cells("`"+mdText(s.Label)+"`", val(s.Host.Hostname), cpu, val(s.Host.Kernel), emu, commit,
+			val(s.GoVersion), val(s.Librdkafka), fmt.Sprintf("%d (%d)", s.Rows, s.Failed), "`"+mdText(s.Dir)+"`")
 	}
-	b.WriteString("\n")
+	putTable(b, t)
 	if emulated {
 		b.WriteString("> Columns whose " + results.ArchKey + " value ends in `-emulated` ran under an emulator: they show that the build works, not how fast ARM is.\n\n")
 	}

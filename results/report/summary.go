@@ -35,35 +35,35 @@ func writeSummary(b *strings.Builder, n *notes, run results.Run, counts rowCount
 	if m.Emulated {
 		fmt.Fprintf(b, "> **%s.** The children ran under an emulator; timings say nothing about ARM hardware.\n\n", plots.EmulatedLabel)
 	}
-	b.WriteString(row("", ""))
-	b.WriteString(row("---", "---"))
+	t := table([]string{"---", "---"}, "", "")
+	row := func(k, v string) { t.Row().Cells(k, v) }
 	h := m.Host
 	cores := ""
 	if h.Cores > 0 {
 		cores = strconv.Itoa(h.Cores)
 	}
-	b.WriteString(row("host", val(h.Hostname)))
+	row("host", val(h.Hostname))
 	cpu := val(h.CPUModel)
 	if cores != "" {
 		cpu += " (" + cores + " logical CPUs)"
 	}
-	b.WriteString(row("cpu", cpu))
-	b.WriteString(row("arch", val(h.Arch)))
-	b.WriteString(row("kernel", val(h.Kernel)))
-	b.WriteString(row("governor / SMT / THP", val(h.Governor)+" / "+val(h.SMT)+" / "+val(h.THP)))
-	b.WriteString(row("go", val(m.GoVersion)))
-	b.WriteString(row("librdkafka", val(m.Librdkafka)))
-	b.WriteString(row("allocators", val(allocList(m.AllocVersions))))
+	row("cpu", cpu)
+	row("arch", val(h.Arch))
+	row("kernel", val(h.Kernel))
+	row("governor / SMT / THP", val(h.Governor)+" / "+val(h.SMT)+" / "+val(h.THP))
+	row("go", val(m.GoVersion))
+	row("librdkafka", val(m.Librdkafka))
+	row("allocators", val(allocList(m.AllocVersions)))
 	commit := val(m.GitCommit)
 	if m.GitDirty {
 		commit += " (dirty: uncommitted changes)"
 	}
-	b.WriteString(row("commit", commit))
-	b.WriteString(row("build flags", val(m.BuildFlags)))
-	b.WriteString(row("start", when(m.Start)))
-	b.WriteString(row("end", when(m.End)))
+	row("commit", commit)
+	row("build flags", val(m.BuildFlags))
+	row("start", when(m.Start))
+	row("end", when(m.End))
 	if !m.Start.IsZero() && !m.End.IsZero() && m.End.After(m.Start) {
-		b.WriteString(row("wall time", m.End.Sub(m.Start).Round(time.Second).String()))
+		row("wall time", m.End.Sub(m.Start).Round(time.Second).String())
 	}
 	var frac string
 	if m.MeasuredFraction > 0 {
@@ -71,21 +71,21 @@ func writeSummary(b *strings.Builder, n *notes, run results.Run, counts rowCount
 	} else {
 		frac = missing()
 	}
-	b.WriteString(row("measured-time fraction", frac))
+	row("measured-time fraction", frac)
 	emu := "no"
 	if m.Emulated {
 		emu = "**yes — " + plots.EmulatedLabel + "**"
 	}
-	b.WriteString(row("emulated", emu))
+	row("emulated", emu)
 	rowsText := plural(counts.cells, "cell") + ", " + plural(counts.reps, "repetition") + fmt.Sprintf(" (%d failed)", counts.failed)
 	if counts.aa > 0 {
 		rowsText += "; plus " + plural(counts.aa, "A/A calibration repetition")
 	}
-	b.WriteString(row("journal", rowsText))
+	row("journal", rowsText)
 	if run.Dropped > 0 {
-		b.WriteString(row("torn journal lines", fmt.Sprintf("%d dropped (the ladder was killed mid-write)", run.Dropped)))
+		row("torn journal lines", fmt.Sprintf("%d dropped (the ladder was killed mid-write)", run.Dropped))
 	}
-	b.WriteString("\n")
+	putTable(b, t)
 	if spec := indentJSON(m.Spec); spec != "" {
 		f := fence(spec)
 		fmt.Fprintf(b, "<details><summary>Ladder spec</summary>\n\n%sjson\n%s\n%s\n\n</details>\n\n", f, spec, f)

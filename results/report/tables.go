@@ -8,6 +8,7 @@ import (
 
 	"github.com/fastpathlab/fplab/plots"
 	"github.com/fastpathlab/fplab/results"
+	"github.com/fastpathlab/fplab/results/cell"
 )
 
 // writeTables renders results.BuildTablesWith of the swept cells (values in
@@ -31,7 +32,7 @@ func writeTables(b *strings.Builder, n *notes, runDir string, main []results.Row
 		fmt.Fprintf(b, " Text and CSV renderings: [%s/](%s).", results.TablesDir, link(results.TablesDir+"/"))
 	}
 	b.WriteString("\n\n")
-	gi := gapIndex{rows: main}
+	gi := gapIndex{rows: results.NewIndex(main).Rows()}
 	var units []string
 	byUnit := make(map[string][]results.Table)
 	for _, t := range tables {
@@ -58,62 +59,35 @@ func writeTables(b *strings.Builder, n *notes, runDir string, main []results.Row
 }
 
 // plotsPrimaryUnit is the unit whose tables are shown unfolded.
-const plotsPrimaryUnit = "rec/s"
+const plotsPrimaryUnit = results.UnitRecPerSec
 
+// writeTable renders t through results' own Markdown renderer, the one
+// tables/*.md use, so both print every figure the same way; only the
+// marks differ: warnings and gaps are the report's numbered footnotes, and
+// a gap says why it is one (gapIndex).
 func writeTable(b *strings.Builder, n *notes, t results.Table, gi gapIndex) {
-	fmt.Fprintf(b, "### %s\n\n", mdText(t.Title()))
-	head := []string{mdText(strings.Join(t.RowAxes, "/"))}
-	align := []string{":--"}
-	for j := range t.Cols {
-		head = append(head, mdText(t.ColLabel(j)+" "+t.Unit), "CV")
-		align = append(align, "--:", "--:")
-		if j > 0 {
-			head = append(head, "vs base")
-			align = append(align, "--:")
-		}
-	}
-	b.WriteString(row(head...))
-	b.WriteString(row(align...))
-	for _, tr := range t.Rows {
-		cells := []string{mdText(tr.Label)}
-		for j, st := range tr.Cells {
-			if st == nil {
-				cells = append(cells, n.gap(gi.why(t, tr, j)), "")
-				if j > 0 {
-					cells = append(cells, "")
-				}
-				continue
-			}
-			v := si(st.Center) + " ± " + st.CI
-			for _, w := range st.Warnings {
-				v += n.ref(w)
-			}
-			cv := cvText(n, st.CV)
-			if st.Noisy {
-				cv += " !"
-			}
-			cells = append(cells, v, cv)
-			if j > 0 {
-				cells = append(cells, deltaText(n, st))
-			}
-		}
-		b.WriteString(row(cells...))
-	}
+	t.WriteMarkdownNotes(b, tableNotes{n: n, t: t, gi: gi}) // a strings.Builder does not fail
 	b.WriteString("\n")
 }
 
-func deltaText(n *notes, st *results.Stat) string {
-	if st.Delta == nil {
-		return n.gap("no baseline: the first column of this row has no data")
-	}
-	d := st.Delta.Text + " (" + st.Delta.Note + ")"
-	for _, w := range st.Delta.Warnings {
-		d += n.ref(w)
-	}
-	return mdText(d)
+// tableNotes is the report's results.Notes.
+type tableNotes struct {
+	n  *notes
+	t  results.Table
+	gi gapIndex
 }
 
-// gapIndex explains why a table cell is empty, from the journal rows.
+func (tn tableNotes) Ref(warnings []string) string { return tn.n.refs(warnings) }
+
+func (tn tableNotes) Gap(g results.Gap) string {
+	if g.Kind == results.GapCell {
+		return tn.n.gap(tn.gi.why(tn.t, tn.t.Rows[g.Row], g.Col))
+	}
+	return tn.n.gap(g.Why)
+}
+
+// gapIndex explains why a table cell is empty, from the journal rows as
+// results.Index counts them.
 type gapIndex struct {
 	rows []results.Row
 }
@@ -140,7 +114,7 @@ func (g gapIndex) why(t results.Table, tr results.TableRow, j int) string {
 	reps, failed := 0, 0
 	var reason string
 	for _, r := range g.rows {
-		if !dimsMatch(results.CellDims(r.Cell), want) {
+		if !dimsMatch(cell.Dims(r.Cell), want) {
 			continue
 		}
 		if name == "" {

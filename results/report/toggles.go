@@ -78,12 +78,12 @@ func writeToggles(b *strings.Builder, n *notes, main []results.Row, budget float
 			any = true
 		}
 		fmt.Fprintf(b, "### %s\n\n", tg.title)
-		b.WriteString(row("cell (off)", tg.key, "reps off/on", "on/off", "shift", "95% interval", "p", "within "+pct(budget)))
-		b.WriteString(row("---", "---", "--:", "--:", "--:", "--:", "--:", ":-:"))
+		t := table([]string{"---", "---", "--:", "--:", "--:", "--:", "--:", ":-:"},
+			"cell (off)", tg.key, "reps off/on", "on/off", "shift", "95% interval", "p", "within "+pct(budget))
 		for _, p := range ps {
-			r, err := results.CompareRatio(main, p.off, p.on, "rec/s")
+			r, err := results.CompareRatio(main, p.off, p.on, results.UnitRecPerSec)
 			if err != nil {
-				b.WriteString(row(mdText(p.off), mdText(p.value), n.gap(err.Error()), gapMark, gapMark, gapMark, gapMark, gapMark))
+				t.Row().Cells(mdText(p.off), mdText(p.value), n.gap(err.Error()), gapMark, gapMark, gapMark, gapMark, gapMark)
 				continue
 			}
 			value := mdText(p.value)
@@ -103,10 +103,10 @@ func writeToggles(b *strings.Builder, n *notes, main []results.Row, budget float
 				interval = fmt.Sprintf("[%.4f, %.4f]", r.Lo, r.Hi)
 				verdict = budgetVerdict(r.Lo, r.Hi, budget)
 			}
-			b.WriteString(row(mdText(p.off), value, fmt.Sprintf("%d/%d", r.NA, r.NB),
-				fmt.Sprintf("%.4f", r.Ratio), fmt.Sprintf("%.4f", r.Shift), interval, fmt.Sprintf("%.3f", r.P), verdict))
+			t.Row().Cells(mdText(p.off), value, fmt.Sprintf("%d/%d", r.NA, r.NB),
+				fmt.Sprintf("%.4f", r.Ratio), fmt.Sprintf("%.4f", r.Shift), interval, fmt.Sprintf("%.3f", r.P), verdict)
 		}
-		b.WriteString("\n")
+		putTable(b, t)
 	}
 }
 

@@ -20,7 +20,10 @@ func Write(runDir string, opt Options) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("report: %v", err)
 	}
-	md := Render(run, opt)
+	md, err := Render(run, opt)
+	if err != nil {
+		return "", err
+	}
 	path := filepath.Join(runDir, FileName)
 	if err := os.WriteFile(path, []byte(md), 0o644); err != nil {
 		return "", fmt.Errorf("report: %v", err)
@@ -30,7 +33,11 @@ func Write(runDir string, opt Options) (string, error) {
 
 // Render builds the report of a run read with results.ReadRun. It draws
 // the figures into run.Dir/plots/ unless opt.NoPlots.
-func Render(run results.Run, opt Options) string {
+func Render(run results.Run, opt Options) (string, error) {
+	opt, err := opt.withDefaults()
+	if err != nil {
+		return "", err
+	}
 	main, aa := splitAA(run.Rows)
 	link := func(rel string) string { return opt.LinkBase + rel }
 	var b strings.Builder
@@ -47,13 +54,13 @@ func Render(run results.Run, opt Options) string {
 		order = writeSources(&b, &n, src, err, order)
 	}
 	writeNoise(&b, &n, aa)
-	writeKnee(&b, &n, main, opt.budget())
-	writeToggles(&b, &n, main, opt.costBudget())
-	popt := plots.Options{Emulated: run.Manifest.Emulated, BudgetMs: opt.budget(), Prefer: opt.Prefer}
+	writeKnee(&b, &n, main, opt.BudgetMs)
+	writeToggles(&b, &n, main, opt.CostBudget)
+	popt := plots.Options{Emulated: run.Manifest.Emulated, BudgetMs: opt.BudgetMs, Prefer: opt.Prefer}
 	writeFigures(&b, run.Dir, main, popt, !opt.NoPlots, link)
 	writeTables(&b, &n, run.Dir, main, order, run.Manifest.Emulated, link)
 	writeProfiles(&b, run.Dir)
 	writeFailures(&b, run.Rows)
 	n.write(&b)
-	return strings.TrimRight(b.String(), "\n") + "\n"
+	return strings.TrimRight(b.String(), "\n") + "\n", nil
 }

@@ -1,20 +1,18 @@
-package plots
+package results
 
 import (
 	"strings"
 	"testing"
-
-	"github.com/fastpathlab/fplab/results"
 )
 
 // kneeRow is one OK repetition with the given rec/s and ckpt-p99-ms (a
 // negative p99 leaves the checkpoint metric out).
-func kneeRow(cell string, rep int, rate, p99 float64) results.Row {
-	ms := []results.Metric{{Unit: UnitRecPerSec, Value: rate}}
+func kneeRow(cell string, rep int, rate, p99 float64) Row {
+	ms := []Metric{{Unit: UnitRecPerSec, Value: rate}}
 	if p99 >= 0 {
-		ms = append(ms, results.Metric{Unit: UnitCkptP99, Value: p99})
+		ms = append(ms, Metric{Unit: UnitCkptP99, Value: p99})
 	}
-	return results.Row{Cell: cell, Rep: rep, OK: true, Metrics: ms}
+	return Row{Cell: cell, Rep: rep, OK: true, Metrics: ms}
 }
 
 func cellAt(path string, batch string) string {
@@ -24,13 +22,13 @@ func cellAt(path string, batch string) string {
 func TestKnee(t *testing.T) {
 	tests := []struct {
 		name   string
-		rows   []results.Row
+		rows   []Row
 		budget float64
 		want   []KneePoint // compared on Path, Found, Batch, RecPerSec, CkptP99Ms, Reason prefix
 	}{
 		{
 			name: "highest throughput within budget wins, medians across reps",
-			rows: []results.Row{
+			rows: []Row{
 				kneeRow(cellAt("fast", "256"), 0, 1e6, 10), kneeRow(cellAt("fast", "256"), 1, 1.2e6, 12), kneeRow(cellAt("fast", "256"), 2, 1.1e6, 11),
 				kneeRow(cellAt("fast", "8192"), 0, 3e6, 90), kneeRow(cellAt("fast", "8192"), 1, 3.2e6, 150), kneeRow(cellAt("fast", "8192"), 2, 3.1e6, 95),
 				kneeRow(cellAt("fast", "65536"), 0, 4e6, 300), kneeRow(cellAt("fast", "65536"), 1, 4e6, 320),
@@ -40,7 +38,7 @@ func TestKnee(t *testing.T) {
 		},
 		{
 			name: "throughput tie goes to lower p99, then smaller batch",
-			rows: []results.Row{
+			rows: []Row{
 				kneeRow(cellAt("fast", "1024"), 0, 2e6, 40),
 				kneeRow(cellAt("fast", "4096"), 0, 2e6, 30),
 				kneeRow(cellAt("shallow", "1024"), 0, 1e6, 30),
@@ -54,7 +52,7 @@ func TestKnee(t *testing.T) {
 		},
 		{
 			name: "p99 exactly at the budget is within",
-			rows: []results.Row{
+			rows: []Row{
 				kneeRow(cellAt("fast", "1024"), 0, 1e6, 10),
 				kneeRow(cellAt("fast", "8192"), 0, 2e6, 100),
 			},
@@ -63,7 +61,7 @@ func TestKnee(t *testing.T) {
 		},
 		{
 			name: "none within budget",
-			rows: []results.Row{
+			rows: []Row{
 				kneeRow(cellAt("fast", "1024"), 0, 1e6, 150),
 				kneeRow(cellAt("fast", "8192"), 0, 2e6, 400),
 			},
@@ -72,7 +70,7 @@ func TestKnee(t *testing.T) {
 		},
 		{
 			name: "missing ckpt metric",
-			rows: []results.Row{
+			rows: []Row{
 				kneeRow(cellAt("fast", "1024"), 0, 1e6, -1),
 				kneeRow(cellAt("fast", "8192"), 0, 2e6, -1),
 			},
@@ -81,7 +79,7 @@ func TestKnee(t *testing.T) {
 		},
 		{
 			name: "cell without ckpt is not a candidate, others still count",
-			rows: []results.Row{
+			rows: []Row{
 				kneeRow(cellAt("fast", "1024"), 0, 1e6, 20),
 				kneeRow(cellAt("fast", "8192"), 0, 5e6, -1),
 			},
@@ -90,7 +88,7 @@ func TestKnee(t *testing.T) {
 		},
 		{
 			name: "only failed reps",
-			rows: []results.Row{
+			rows: []Row{
 				{Cell: cellAt("fast", "1024"), Rep: 0, Reason: "timeout"},
 			},
 			budget: 100,
@@ -98,7 +96,7 @@ func TestKnee(t *testing.T) {
 		},
 		{
 			name: "failed reps and A/A cells are ignored; zero budget means the default",
-			rows: []results.Row{
+			rows: []Row{
 				kneeRow(cellAt("fast", "1024"), 0, 1e6, 20),
 				{Cell: cellAt("fast", "8192"), Rep: 0, Reason: "crash"},
 				kneeRow(cellAt("fast", "8192")+"/aa=a", 0, 9e6, 1),
@@ -130,7 +128,7 @@ func TestKnee(t *testing.T) {
 }
 
 func TestKneeSeparatesSettings(t *testing.T) {
-	rows := []results.Row{
+	rows := []Row{
 		kneeRow("path=fast/format=json/batch=1024/brokers=1/alloc=go/crc=off", 0, 1e6, 20),
 		kneeRow("path=fast/format=json/batch=8192/brokers=3/alloc=go/crc=off", 0, 3e6, 50),
 		kneeRow("path=fast/format=avro/batch=8192/brokers=3/alloc=go/crc=off", 0, 2e6, 50),
@@ -143,5 +141,25 @@ func TestKneeSeparatesSettings(t *testing.T) {
 	want := "avro brokers=3 alloc=go crc=off 8192|json brokers=1 alloc=go crc=off 1024|json brokers=3 alloc=go crc=off 8192"
 	if s := strings.Join(keys, "|"); s != want {
 		t.Errorf("knees = %s, want %s", s, want)
+	}
+}
+
+func TestSweptCellsLastRowWinsAndDropsAA(t *testing.T) {
+	rows := []Row{
+		{Cell: "path=fast/format=json", Rep: 0, Reason: "crash"},
+		{Cell: "path=fast/format=json", Rep: 0, OK: true, Metrics: []Metric{{Unit: UnitRecPerSec, Value: 7}, {Unit: UnitRecPerSec, Value: 8}}},
+		{Cell: "path=fast/format=json", Rep: 1, Reason: "timeout"},
+		{Cell: "path=fast/format=json/aa=a", Rep: 0, OK: true, Metrics: []Metric{{Unit: UnitRecPerSec, Value: 1}}},
+	}
+	cells := SweptCells(rows)
+	if len(cells) != 1 {
+		t.Fatalf("cells = %d, want 1 (A/A cell dropped)", len(cells))
+	}
+	c := cells[0]
+	if c.OK != 1 || c.Failed != 1 || len(c.Samples[UnitRecPerSec]) != 1 || c.Samples[UnitRecPerSec][0] != 7 {
+		t.Errorf("cell %+v: want the resumed OK row and the failed rep 1, first value of a repeated unit", c)
+	}
+	if c.Dims["path"] != "fast" || c.Dims["format"] != "json" {
+		t.Errorf("dims = %v", c.Dims)
 	}
 }

@@ -1,23 +1,34 @@
-package plots
+package results
 
 import (
 	"fmt"
 	"math"
 	"sort"
 	"strconv"
+	"strings"
 
-	"github.com/fastpathlab/fplab/results"
+	"github.com/fastpathlab/fplab/results/cell"
 )
 
 // DefaultBudgetMs is the checkpoint p99 budget Knee uses when given none.
 const DefaultBudgetMs = 100
 
-// Metric units the figures and Knee read.
-const (
-	UnitRecPerSec = "rec/s"
-	UnitCkptP99   = "ckpt-p99-ms"
-	UnitReplayRec = "replay-rec"
-)
+// MaxBudgetMs bounds a knee budget: a checkpoint p99 budget over a minute
+// is past any cell the lab runs, so a larger value is a unit mistake.
+const MaxBudgetMs = 60_000
+
+// BudgetMs checks a knee budget given as an option: 0 is DefaultBudgetMs,
+// and a negative, NaN or larger than MaxBudgetMs value an error naming the
+// bound, for the caller to prefix with its field's name.
+func BudgetMs(v float64) (float64, error) {
+	switch {
+	case math.IsNaN(v) || v < 0 || v > MaxBudgetMs:
+		return v, fmt.Errorf("is %v, want 0 (default %v) to %v", v, DefaultBudgetMs, MaxBudgetMs)
+	case v == 0:
+		return DefaultBudgetMs, nil
+	}
+	return v, nil
+}
 
 // KneePoint is the knee of one (format, path, setting) line: the batch size
 // with the highest median throughput whose median checkpoint p99 stays
@@ -42,31 +53,27 @@ type KneePoint struct {
 // Knee finds, for every (format, path, setting) of rows, the knee under a
 // checkpoint p99 budget in milliseconds (<= 0 or NaN means DefaultBudgetMs).
 // Throughput ties go to the lower checkpoint p99, then to the smaller batch.
-// Failed repetitions and A/A calibration cells are ignored; a cell without
-// an integer batch size cannot be a knee. Results are ordered by format,
-// path (least to most native) and setting.
-func Knee(rows []results.Row, budgetMs float64) []KneePoint {
-	return kneeOf(newDataset(rows).cells, budgetMs)
-}
-
-func kneeOf(cells []*cellData, budgetMs float64) []KneePoint {
+// Failed repetitions and A/A calibration cells are ignored (SweptCells); a
+// cell without an integer batch size cannot be a knee. Results are ordered
+// by format, path (least to most native) and setting.
+func Knee(rows []Row, budgetMs float64) []KneePoint {
 	if !(budgetMs > 0) {
 		budgetMs = DefaultBudgetMs
 	}
 	type line struct {
 		kp    KneePoint
-		cells []*cellData
+		cells []*CellSamples
 	}
 	lines := make(map[string]*line)
 	var order []*line
-	for _, c := range cells {
+	for _, c := range SweptCells(rows) {
 		rest := make(map[string]string)
-		for k, v := range c.dims {
-			if k != keyFormat && k != keyPath && k != keyBatch {
+		for k, v := range c.Dims {
+			if k != cell.Format && k != cell.Path && k != cell.Batch {
 				rest[k] = v
 			}
 		}
-		kp := KneePoint{Format: c.dims[keyFormat], Path: c.dims[keyPath], Setting: joinDims(rest, " ")}
+		kp := KneePoint{Format: c.Dims[cell.Format], Path: c.Dims[cell.Path], Setting: Setting(rest)}
 		id := kp.Format + "\x00" + kp.Path + "\x00" + kp.Setting
 		l := lines[id]
 		if l == nil {
@@ -86,14 +93,14 @@ func kneeOf(cells []*cellData, budgetMs float64) []KneePoint {
 			return a.Format < b.Format
 		}
 		if a.Path != b.Path {
-			return lessValue(keyPath, a.Path, b.Path)
+			return cell.Less(cell.Path, a.Path, b.Path)
 		}
 		return a.Setting < b.Setting
 	})
 	return out
 }
 
-func kneeOfLine(kp KneePoint, cells []*cellData, budgetMs float64) KneePoint {
+func kneeOfLine(kp KneePoint, cells []*CellSamples, budgetMs float64) KneePoint {
 	type cand struct {
 		batch     int
 		rate, p99 float64
@@ -101,12 +108,13 @@ func kneeOfLine(kp KneePoint, cells []*cellData, budgetMs float64) KneePoint {
 	var cands []cand
 	ok := 0
 	for _, c := range cells {
-		ok += c.ok
-		b, err := strconv.Atoi(c.dims[keyBatch])
-		if err != nil || b <= 0 || !c.has(UnitCkptP99) || !c.has(UnitRecPerSec) {
+		ok += c.OK
+		b, err := strconv.Atoi(c.Dims[cell.Batch])
+		rates, p99s := c.Samples[UnitRecPerSec], c.Samples[UnitCkptP99]
+		if err != nil || b <= 0 || len(p99s) == 0 || len(rates) == 0 {
 			continue
 		}
-		cands = append(cands, cand{b, c.stat(UnitRecPerSec).Median, c.stat(UnitCkptP99).Median})
+		cands = append(cands, cand{b, Summarize(rates).Center, Summarize(p99s).Center})
 	}
 	kp.Candidates = len(cands)
 	switch {
@@ -160,4 +168,36 @@ func fmtNum(v float64) string {
 		return strconv.FormatFloat(v, 'f', 0, 64)
 	}
 	return strconv.FormatFloat(v, 'g', 4, 64)
+}
+
+// Setting renders dims as "k=v k=v", keys in cell-name order (SortKeys):
+// KneePoint.Setting, and the way plots names the setting a figure holds,
+// so the trade-off figure finds a line's knee by comparing the two.
+func Setting(dims map[string]string) string {
+	keys := make([]string, 0, len(dims))
+	for k := range dims {
+		keys = append(keys, k)
+	}
+	SortKeys(keys)
+	parts := make([]string, 0, len(keys))
+	for _, k := range keys {
+		parts = append(parts, k+"="+dims[k])
+	}
+	return strings.Join(parts, " ")
+}
+
+// SortKeys orders cell-name keys as a name holds them (cell.KeyRank); keys
+// a cell cannot hold sort after the known ones, alphabetically.
+func SortKeys(keys []string) {
+	sort.Slice(keys, func(i, j int) bool {
+		ri, iok := cell.KeyRank(keys[i])
+		rj, jok := cell.KeyRank(keys[j])
+		switch {
+		case iok && jok:
+			return ri < rj
+		case iok != jok:
+			return iok
+		}
+		return keys[i] < keys[j]
+	})
 }
