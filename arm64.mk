@@ -17,7 +17,7 @@
 # fetched — are compiled with aarch64-linux-gnu-gcc and the flags the crate's
 # build script uses, plus scripts/arm64/fplab_mimalloc_version.c standing in
 # for the Rust staticlib's one exported function. The archive lands at the
-# path alloc's cgo LDFLAGS reference for linux,arm64.
+# path alloc/internal/cmalloc's cgo LDFLAGS reference for linux,arm64.
 
 ARM64_GOENV   := CGO_ENABLED=1 GOOS=linux GOARCH=arm64 CC=aarch64-linux-gnu-gcc
 # The default build mode, as on amd64. A non-PIE arm64 fplab gets a

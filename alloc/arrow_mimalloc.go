@@ -2,14 +2,12 @@
 
 package alloc
 
-// #include "mi.h"
-import "C"
-
 import (
 	"fmt"
-	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/fastpathlab/fplab/alloc/internal/cmalloc"
 )
 
 // arrowAlign is the alignment Arrow wants for buffers.
@@ -31,11 +29,11 @@ func (miAllocator) Allocate(size int) []byte {
 	if size == 0 {
 		return []byte{}
 	}
-	p := C.mi_zalloc_aligned(C.size_t(size), arrowAlign)
-	if p == nil {
+	b := cmalloc.ZallocAligned(size, arrowAlign)
+	if b == nil {
 		panic(fmt.Sprintf("alloc: mimalloc out of memory allocating %d bytes", size))
 	}
-	return unsafe.Slice((*byte)(p), size)
+	return b
 }
 
 func (a miAllocator) Reallocate(size int, b []byte) []byte {
@@ -48,16 +46,16 @@ func (a miAllocator) Reallocate(size int, b []byte) []byte {
 	if size <= cap(b) {
 		return b[:size]
 	}
-	p := C.mi_rezalloc_aligned(unsafe.Pointer(unsafe.SliceData(b)), C.size_t(size), arrowAlign)
-	if p == nil {
+	nb := cmalloc.RezallocAligned(b, size, arrowAlign)
+	if nb == nil {
 		panic(fmt.Sprintf("alloc: mimalloc out of memory reallocating to %d bytes", size))
 	}
-	return unsafe.Slice((*byte)(p), size)
+	return nb
 }
 
 func (miAllocator) Free(b []byte) {
 	if cap(b) == 0 {
 		return
 	}
-	C.mi_free(unsafe.Pointer(unsafe.SliceData(b)))
+	cmalloc.Free(b)
 }

@@ -1,30 +1,20 @@
 package alloc
 
-// #include "sys.h"
-import "C"
-
 import (
 	"context"
 	"errors"
 	"fmt"
 	"runtime"
 	"sync"
-	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/fastpathlab/fplab/alloc/internal/cthreads"
 )
 
 // churnParallel bounds how many locked goroutines (hence OS threads) exist
 // at once; each exits locked, so Go terminates its thread and starts another.
 const churnParallel = 64
-
-// handoff is a C block passed from a (soon dead) thread to another one, so
-// frees land on heaps whose owner thread has exited.
-type handoff struct {
-	p    unsafe.Pointer
-	size int
-	tag  byte
-}
 
 // ChurnThreads is the stability stress for the allocator in force: n
 // goroutines each lock an OS thread, malloc/calloc/realloc/posix_memalign/
@@ -39,12 +29,14 @@ func ChurnThreads(ctx context.Context, n int) error {
 	if n <= 0 {
 		return fmt.Errorf("alloc: ChurnThreads: n must be positive, got %d", n)
 	}
-	bg := C.fpl_bg_start(256)
-	if bg == nil {
-		return errors.New("alloc: ChurnThreads: cannot start background C threads")
+	bg, err := cthreads.StartBackground(256)
+	if err != nil {
+		return fmt.Errorf("alloc: ChurnThreads: background C threads: %w", err)
 	}
 	mem := Allocator()
-	pass := make(chan handoff, churnParallel)
+	// pass carries C blocks from a (soon dead) thread to another one, so
+	// frees land on heaps whose owner thread has exited.
+	pass := make(chan cthreads.Block, churnParallel)
 	sem := make(chan struct{}, churnParallel)
 	errs := make(chan error, n)
 	var wg sync.WaitGroup
@@ -72,15 +64,14 @@ func ChurnThreads(ctx context.Context, n int) error {
 	wg.Wait()
 	close(pass)
 	var rest error
-	for h := range pass {
-		if rc := C.fpl_churn_check_free(h.p, C.size_t(h.size), C.uchar(h.tag)); rc != 0 {
-			rest = fmt.Errorf("alloc: ChurnThreads: handed-off block: %s", C.GoString(C.fpl_xt_strerror(rc)))
+	for b := range pass {
+		if err := b.CheckFree(); err != nil {
+			rest = fmt.Errorf("alloc: ChurnThreads: handed-off block: %w", err)
 		}
 	}
-	var pairs C.long
-	bgErr := error(nil)
-	if rc := C.fpl_bg_stop(bg, &pairs); rc != 0 {
-		bgErr = fmt.Errorf("alloc: ChurnThreads: background C threads: %s", C.GoString(C.fpl_xt_strerror(rc)))
+	var bgErr error
+	if _, err := bg.Stop(); err != nil {
+		bgErr = fmt.Errorf("alloc: ChurnThreads: background C threads: %w", err)
 	}
 	close(errs)
 	all := []error{launchErr, rest, bgErr}
@@ -94,9 +85,9 @@ func ChurnThreads(ctx context.Context, n int) error {
 }
 
 // churnOne is the body of one locked goroutine.
-func churnOne(i int, mem memory.Allocator, pass chan handoff) error {
-	if rc := C.fpl_churn_local(2, C.uint(i)); rc != 0 {
-		return fmt.Errorf("alloc: ChurnThreads: thread %d: %s", i, C.GoString(C.fpl_xt_strerror(rc)))
+func churnOne(i int, mem memory.Allocator, pass chan cthreads.Block) error {
+	if err := cthreads.ChurnLocal(2, uint32(i)); err != nil {
+		return fmt.Errorf("alloc: ChurnThreads: thread %d: %w", i, err)
 	}
 	for _, sz := range [...]int{280, 64 << 10} {
 		b := mem.Allocate(sz)
@@ -108,22 +99,25 @@ func churnOne(i int, mem memory.Allocator, pass chan handoff) error {
 	}
 	// Free a block an earlier (probably exited) thread allocated.
 	select {
-	case h := <-pass:
-		if rc := C.fpl_churn_check_free(h.p, C.size_t(h.size), C.uchar(h.tag)); rc != 0 {
-			return fmt.Errorf("alloc: ChurnThreads: thread %d freeing a handed-off block: %s", i, C.GoString(C.fpl_xt_strerror(rc)))
+	case b := <-pass:
+		if err := b.CheckFree(); err != nil {
+			return fmt.Errorf("alloc: ChurnThreads: thread %d freeing a handed-off block: %w", i, err)
 		}
 	default:
 	}
 	size := 232 + i%64
-	tag := byte(i)
-	p := C.fpl_churn_make(C.size_t(size), C.uchar(tag))
-	if p == nil {
-		return fmt.Errorf("alloc: ChurnThreads: thread %d: malloc(%d) returned NULL", i, size)
+	b, err := cthreads.NewBlock(size, byte(i))
+	if err != nil {
+		return fmt.Errorf("alloc: ChurnThreads: thread %d: block of %d bytes: %w", i, size, err)
 	}
 	select {
-	case pass <- handoff{p: p, size: size, tag: tag}:
+	case pass <- b:
 	default:
-		C.fpl_churn_check_free(p, C.size_t(size), C.uchar(tag))
+		// Nobody to hand it to: free it here; a changed block is still
+		// a failure.
+		if err := b.CheckFree(); err != nil {
+			return fmt.Errorf("alloc: ChurnThreads: thread %d: own block: %w", i, err)
+		}
 	}
 	return nil
 }

@@ -1,11 +1,9 @@
 package alloc
 
-// #include "sys.h"
-import "C"
-
 import (
 	"fmt"
-	"time"
+
+	"github.com/fastpathlab/fplab/alloc/internal/cthreads"
 )
 
 // CrossThread measures the C allocator's cross-thread free path, the pattern
@@ -21,11 +19,10 @@ func CrossThread(n int, size int) (float64, error) {
 	if size <= 0 {
 		return 0, fmt.Errorf("alloc: CrossThread: size must be positive, got %d", size)
 	}
-	var ns C.int64_t
-	if rc := C.fpl_crossthread(C.long(n), C.size_t(size), &ns); rc != 0 {
-		return 0, fmt.Errorf("alloc: CrossThread(n=%d, size=%d): %s", n, size, C.GoString(C.fpl_xt_strerror(rc)))
+	d, err := cthreads.CrossThread(int64(n), size)
+	if err != nil {
+		return 0, fmt.Errorf("alloc: CrossThread(n=%d, size=%d): %w", n, size, err)
 	}
-	d := time.Duration(ns)
 	if d <= 0 {
 		d = 1
 	}

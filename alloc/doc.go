@@ -27,5 +27,19 @@
 // alloc/mimalloc (make alloc-libs). What alloc owns: the variant API (Name,
 // Version, Allocator, Proof, Counters, OwnsPointer), the cross-thread
 // malloc/free micro-benchmark (CrossThread), and the OS-thread churn stress
-// (ChurnThreads). cgo is confined to this package and its probe subpackage.
+// (ChurnThreads).
+//
+// alloc itself calls no C. Its C lives in two internal packages, as
+// arrow-go keeps its cgo allocator in arrow/memory/internal/cgoalloc:
+//
+//   - alloc/internal/cmalloc: per variant, under the same build tags, the
+//     glibc proof and counters (glibc.c) or the mimalloc link, aligned API,
+//     proof and counters (mi.c, series_mimalloc2.go, series_mimalloc3.go);
+//     the tag pair mimalloc2 + mimalloc3 is refused there.
+//   - alloc/internal/cthreads: the allocator-neutral pthread helpers under
+//     CrossThread and ChurnThreads (sys.c), whose result codes (fpl_xt_code)
+//     are Go constants.
+//
+// The probe subpackage alloc/rdkprobe calls librdkafka's allocator, for the
+// tests that check librdkafka's mallocs land in the claimed allocator.
 package alloc

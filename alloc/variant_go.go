@@ -2,22 +2,20 @@
 
 package alloc
 
-// #cgo LDFLAGS: -ldl
-// #include "glibc.h"
-import "C"
-
 import (
 	"strings"
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/fastpathlab/fplab/alloc/internal/cmalloc"
 )
 
 // Name is the allocator variant this binary was built for.
-func Name() string { return "go" }
+func Name() string { return cmalloc.Variant }
 
 // Version is the C allocator's version as the running process reports it.
-func Version() string { return "glibc " + C.GoString(C.fpl_glibc_version()) }
+func Version() string { return "glibc " + cmalloc.GlibcVersion() }
 
 // Allocator returns the Arrow allocator for this variant: Go's heap.
 func Allocator() memory.Allocator { return memory.NewGoAllocator() }
@@ -29,22 +27,21 @@ func OwnsPointer(p unsafe.Pointer) bool { return false }
 // Counters snapshots glibc's process-wide malloc counters (mallinfo2) and
 // the process RSS.
 func Counters() (Snapshot, error) {
-	var g C.fpl_glibc_counters
-	C.fpl_glibc_counters_read(&g)
+	g := cmalloc.ReadGlibcCounters()
 	rss, err := residentBytes()
 	if err != nil {
 		return Snapshot{}, err
 	}
 	c := Snapshot{
 		Allocator:   Name(),
-		HeapBytes:   int64(g.uordblks + g.hblkhd),
-		SystemBytes: int64(g.arena + g.hblkhd),
+		HeapBytes:   g.Uordblks + g.Hblkhd,
+		SystemBytes: g.Arena + g.Hblkhd,
 		RSSBytes:    rss,
 		Threads:     -1,
 		Detail: map[string]int64{
-			"arena": int64(g.arena), "ordblks": int64(g.ordblks), "hblks": int64(g.hblks),
-			"hblkhd": int64(g.hblkhd), "uordblks": int64(g.uordblks), "fordblks": int64(g.fordblks),
-			"keepcost": int64(g.keepcost),
+			"arena": g.Arena, "ordblks": g.Ordblks, "hblks": g.Hblks,
+			"hblkhd": g.Hblkhd, "uordblks": g.Uordblks, "fordblks": g.Fordblks,
+			"keepcost": g.Keepcost,
 		},
 	}
 	return c, nil
@@ -55,21 +52,20 @@ func Counters() (Snapshot, error) {
 // LD_PRELOADed libmimalloc would be), and mallinfo2's in-use bytes rise by
 // at least a C malloc burst and fall back after it is freed.
 func Proof() (Evidence, error) {
-	var p C.fpl_glibc_proof
-	C.fpl_glibc_prove(&p)
+	p := cmalloc.ProveGlibc()
 	ev := Evidence{Allocator: Name(), Version: Version()}
-	from := C.GoString(&p.malloc_from[0])
-	if p.via_plt != 0 {
+	from := p.MallocFrom
+	if p.ViaPLT {
 		from += " (through a canonical PLT entry in the executable)"
 	}
 	ev.add("malloc-symbol", strings.Contains(from, "libc.so"), "malloc resolves into %q", from)
-	ev.add("no-mimalloc", p.mi_symbol_visible == 0, "mimalloc symbols visible at run time: %v", p.mi_symbol_visible != 0)
-	want := int64(p.burst_blocks) * int64(p.burst_size)
-	rise := int64(p.inuse_during - p.inuse_before)
-	fall := int64(p.inuse_during - p.inuse_after)
+	ev.add("no-mimalloc", !p.MimallocVisible, "mimalloc symbols visible at run time: %v", p.MimallocVisible)
+	want := int64(p.BurstBlocks) * p.BurstSize
+	rise := p.InuseDuring - p.InuseBefore
+	fall := p.InuseDuring - p.InuseAfter
 	// Half the burst is the bar: other threads may free concurrently.
-	ev.add("mallinfo2-burst", p.burst_failed == 0 && rise >= want/2 && fall >= want/2,
+	ev.add("mallinfo2-burst", !p.BurstFailed && rise >= want/2 && fall >= want/2,
 		"%d x malloc(%d) from C: mallinfo2 in-use %d -> %d -> %d bytes (rise %d, fall %d, want >= %d)",
-		p.burst_blocks, p.burst_size, p.inuse_before, p.inuse_during, p.inuse_after, rise, fall, want/2)
+		p.BurstBlocks, p.BurstSize, p.InuseBefore, p.InuseDuring, p.InuseAfter, rise, fall, want/2)
 	return ev, ev.Err()
 }

@@ -11,7 +11,7 @@
 //
 // The rung process of a checkpoint cell calls Supervise, which starts the
 // reader processes (argv from the rung, typically the same binary in a
-// reader role). Each reader process calls Restore, opens a source.Reader
+// reader role). Each reader process calls Restore, opens a consume.Reader
 // with Config.Start = Restored.Start, and hands it to RunReader with its
 // stdout as the event stream. The package owns the coordinator, the
 // checkpoint store, the committing sink, failure injection, the verifier
@@ -21,7 +21,7 @@
 // # Definitions
 //
 // Split state: per partition, the offset after the last record of the last
-// batch the reader emitted (source.Batch.Split). A record is read once the
+// batch the reader emitted (consume.Batch.Split). A record is read once the
 // batch holding it has been reported in a batch event; position is the
 // split state of the last reported batch.
 //

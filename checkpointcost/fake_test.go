@@ -9,10 +9,10 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
-	"github.com/fastpathlab/fplab/source"
+	"github.com/fastpathlab/fplab/source/consume"
 )
 
-// fakeReader is an in-memory source.Reader: it emits batches of up to
+// fakeReader is an in-memory consume.Reader: it emits batches of up to
 // batch rows from pos to stop, taking rows partition by partition in chunks
 // of chunk (so a batch spans partitions). It never sleeps: tests that need
 // checkpoints between batches count batches (batchTrigger), not time.
@@ -23,8 +23,8 @@ type fakeReader struct {
 	batch      int
 	chunk      int64
 	part       int
-	out        source.Batch
-	stats      source.Stats
+	out        consume.Batch
+	stats      consume.Stats
 	partB, ofB *array.Int64Builder
 	// onBatch, if set, is told of every batch handed out and of the end
 	// (with done true).
@@ -48,7 +48,7 @@ func newFakeReader(mem memory.Allocator, start, stop []int64, batch int) *fakeRe
 	return f
 }
 
-func (f *fakeReader) Next(ctx context.Context) (*source.Batch, error) {
+func (f *fakeReader) Next(ctx context.Context) (*consume.Batch, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -96,10 +96,10 @@ func (f *fakeReader) Next(ctx context.Context) (*source.Batch, error) {
 	return &f.out, nil
 }
 
-func (f *fakeReader) Stats() source.Stats { return f.stats }
+func (f *fakeReader) Stats() consume.Stats { return f.stats }
 
-func (f *fakeReader) Assertions() (source.Assertions, error) {
-	return source.Assertions{Client: "fake"}, nil
+func (f *fakeReader) Assertions() (consume.Assertions, error) {
+	return consume.Assertions{Client: "fake"}, nil
 }
 
 func (f *fakeReader) Close() error {

@@ -8,7 +8,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/fastpathlab/fplab/source"
+	"github.com/fastpathlab/fplab/source/consume"
 )
 
 // DefaultInterval is the checkpoint interval when ReaderOptions.Interval
@@ -89,7 +89,7 @@ var ErrHalted = errors.New("checkpointcost: reader halted at its planned failure
 // (its transactions stay pending for the next checkpoint); a failed final
 // checkpoint, a sink failure or a read error ends the reader with an error.
 // The caller owns r (and closes it).
-func RunReader(ctx context.Context, r source.Reader, opt ReaderOptions, events io.Writer) error {
+func RunReader(ctx context.Context, r consume.Reader, opt ReaderOptions, events io.Writer) error {
 	if opt.Store == "" || opt.Output == "" {
 		return fmt.Errorf("checkpointcost: reader needs a store and an output directory")
 	}
@@ -133,7 +133,7 @@ func RunReader(ctx context.Context, r source.Reader, opt ReaderOptions, events i
 	return err
 }
 
-func (rd *reader) run(ctx context.Context, r source.Reader) error {
+func (rd *reader) run(ctx context.Context, r consume.Reader) error {
 	start := time.Now()
 	if err := rd.ev.emit(&Event{Ev: EvStart, T: start.UnixNano(), PID: os.Getpid(), Restored: rd.opt.Restored.ID, Split: rd.split}); err != nil {
 		return err
@@ -197,7 +197,7 @@ func (rd *reader) run(ctx context.Context, r source.Reader) error {
 // batch reports one batch (before anything else happens to it, so a batch
 // counts as read once its event is out; with a Progress interval, once the
 // event covering it is out) and stages its ids.
-func (rd *reader) batch(r source.Reader, b *source.Batch) error {
+func (rd *reader) batch(r consume.Reader, b *consume.Batch) error {
 	if b.Rec != nil {
 		defer b.Rec.Release()
 	}

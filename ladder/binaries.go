@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/fastpathlab/fplab/results/cell"
 )
 
 // binaryName is the child binary of each allocator, and makeTarget the make
@@ -25,7 +27,7 @@ func makeTarget(alloc string) string {
 // resolveBinaries maps every allocator the cells use (and "go" for the
 // broker when a cluster is embedded) to an executable in dir, or fails
 // naming the missing file and the make target that builds it.
-func resolveBinaries(dir string, cells []Cell) (map[string]string, error) {
+func resolveBinaries(dir string, cells []cell.Cell) (map[string]string, error) {
 	need := []string{}
 	seen := map[string]bool{}
 	add := func(a string) {
@@ -35,7 +37,7 @@ func resolveBinaries(dir string, cells []Cell) (map[string]string, error) {
 		}
 	}
 	for _, c := range cells {
-		if c.Cluster == "embedded" {
+		if c.Cluster == cell.ClusterEmbedded {
 			add("go")
 		}
 		add(c.Alloc)

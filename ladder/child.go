@@ -10,7 +10,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/fastpathlab/fplab/ladder/rung"
+	"github.com/fastpathlab/fplab/ladder/rungargs"
 	"golang.org/x/sys/unix"
 )
 
@@ -23,7 +23,7 @@ type childCmd struct {
 	Grace   time.Duration // SIGTERM -> SIGKILL delay
 	CPUs    string        // pin to this CPU list ("0", "1-3"); empty: no pinning
 	// Secrets are the child's secret cluster props, passed on an inherited
-	// pipe at rung.SecretsFD (see rung.SecretPipe), never in Args or Env.
+	// pipe at rungargs.SecretsFD (see rungargs.SecretPipe), never in Args or Env.
 	Secrets map[string]string
 }
 
@@ -58,7 +58,7 @@ func runChild(ctx context.Context, cc childCmd) childResult {
 		grace = defaultGrace
 	}
 	bin, args := cc.Bin, cc.Args
-	if w := rung.WrapArgv(append([]string{bin}, args...)); w[0] != bin {
+	if w := rungargs.WrapArgv(append([]string{bin}, args...)); w[0] != bin {
 		// FPLAB_CHILD_WRAPPER, e.g. qemu-aarch64-static: a missing child is
 		// still a start error, not the wrapper's exit status.
 		if _, err := exec.LookPath(bin); err != nil {
@@ -93,7 +93,7 @@ func runChild(ctx context.Context, cc childCmd) childResult {
 	cmd.WaitDelay = grace + waitDelayExtra
 
 	res := childResult{Exit: -1, Start: time.Now()}
-	files, err := rung.SecretPipe(cc.Secrets)
+	files, err := rungargs.SecretPipe(cc.Secrets)
 	if err == nil {
 		cmd.ExtraFiles = files
 		err = startPinned(cmd, cc.CPUs)

@@ -3,15 +3,17 @@ package ladder
 import (
 	"errors"
 	"time"
+
+	"github.com/fastpathlab/fplab/results/cell"
 )
 
 // Expand turns a spec into its cells: the full product of the axes in axis
 // order (path outermost), minus every cell matching an exclusion; with
 // Covering, a small subset of those in which every value of every axis that
 // survives the exclusions appears at least once. An empty result is an error.
-func Expand(s *Spec) ([]Cell, error) {
+func Expand(s *Spec) ([]cell.Cell, error) {
 	all := product(s)
-	var cells []Cell
+	var cells []cell.Cell
 	for _, c := range all {
 		if !excluded(c, s.Exclude) {
 			cells = append(cells, c)
@@ -27,7 +29,7 @@ func Expand(s *Spec) ([]Cell, error) {
 	return cells, nil
 }
 
-func product(s *Spec) []Cell {
+func product(s *Spec) []cell.Cell {
 	ckpts := s.Checkpoint
 	if len(ckpts) == 0 {
 		ckpts = []time.Duration{0}
@@ -36,7 +38,7 @@ func product(s *Spec) []Cell {
 	if len(profs) == 0 {
 		profs = []bool{false}
 	}
-	var out []Cell
+	var out []cell.Cell
 	for _, p := range s.Path {
 		for _, f := range s.Format {
 			for _, b := range s.Batch {
@@ -46,7 +48,7 @@ func product(s *Spec) []Cell {
 							for _, cl := range s.Cluster {
 								for _, ck := range ckpts {
 									for _, pr := range profs {
-										out = append(out, Cell{Path: p, Format: f, Batch: b, Brokers: br, Alloc: a, CRC: crc, Cluster: cl, Ckpt: ck, Prof: pr})
+										out = append(out, cell.Cell{Path: p, Format: f, Batch: b, Brokers: br, Alloc: a, CRC: crc == cell.On, Cluster: cl, Ckpt: ck, Prof: pr})
 									}
 								}
 							}
@@ -59,7 +61,7 @@ func product(s *Spec) []Cell {
 	return out
 }
 
-func excluded(c Cell, ex []map[string]string) bool {
+func excluded(c cell.Cell, ex []map[string]string) bool {
 	for _, m := range ex {
 		if c.Matches(m) {
 			return true
@@ -73,16 +75,16 @@ func excluded(c Cell, ex []map[string]string) bool {
 // to the first cell (the base), then to the earliest. The result covers every
 // value present among the candidates and is at most as long as the total
 // number of values (in practice about the length of the longest axis).
-func covering(cands []Cell) []Cell {
+func covering(cands []cell.Cell) []cell.Cell {
 	need := map[string]bool{}
 	for _, c := range cands {
-		for _, a := range Axes() {
+		for _, a := range cell.Axes() {
 			need[a+"="+c.Value(a)] = true
 		}
 	}
 	base := cands[0]
 	used := make([]bool, len(cands))
-	var out []Cell
+	var out []cell.Cell
 	for len(need) > 0 {
 		best, bestGain, bestDist := -1, 0, 0
 		for i, c := range cands {
@@ -90,7 +92,7 @@ func covering(cands []Cell) []Cell {
 				continue
 			}
 			gain, dist := 0, 0
-			for _, a := range Axes() {
+			for _, a := range cell.Axes() {
 				if need[a+"="+c.Value(a)] {
 					gain++
 				}
@@ -104,7 +106,7 @@ func covering(cands []Cell) []Cell {
 		}
 		used[best] = true
 		out = append(out, cands[best])
-		for _, a := range Axes() {
+		for _, a := range cell.Axes() {
 			delete(need, a+"="+cands[best].Value(a))
 		}
 	}
@@ -114,7 +116,7 @@ func covering(cands []Cell) []Cell {
 // calibrationCell picks the A/A cell: the first cell matching s.Calibrate,
 // looked for in the expansion and then (for a covering expansion) among all
 // cells the exclusions keep; the first cell when none is configured.
-func calibrationCell(s *Spec, cells []Cell) (Cell, error) {
+func calibrationCell(s *Spec, cells []cell.Cell) (cell.Cell, error) {
 	if len(s.Calibrate) == 0 {
 		return cells[0], nil
 	}
@@ -128,12 +130,12 @@ func calibrationCell(s *Spec, cells []Cell) (Cell, error) {
 			return c, nil
 		}
 	}
-	return Cell{}, errors.New("no cell of the expansion matches " + mapString(s.Calibrate))
+	return cell.Cell{}, errors.New("no cell of the expansion matches " + mapString(s.Calibrate))
 }
 
 func mapString(m map[string]string) string {
 	out := ""
-	for _, a := range Axes() {
+	for _, a := range cell.Axes() {
 		if v, ok := m[a]; ok {
 			if out != "" {
 				out += ", "

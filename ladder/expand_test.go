@@ -4,14 +4,16 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/fastpathlab/fplab/results/cell"
 )
 
 // uncovered lists the axis=value pairs of s (surviving exclusions) that no
 // cell has.
-func uncovered(s *Spec, cells []Cell) []string {
+func uncovered(s *Spec, cells []cell.Cell) []string {
 	have := map[string]bool{}
 	for _, c := range cells {
-		for _, a := range Axes() {
+		for _, a := range cell.Axes() {
 			have[a+"="+c.Value(a)] = true
 		}
 	}
@@ -20,7 +22,7 @@ func uncovered(s *Spec, cells []Cell) []string {
 		if excluded(c, s.Exclude) {
 			continue
 		}
-		for _, a := range Axes() {
+		for _, a := range cell.Axes() {
 			if k := a + "=" + c.Value(a); !have[k] {
 				have[k] = true
 				missing = append(missing, k)
@@ -32,8 +34,8 @@ func uncovered(s *Spec, cells []Cell) []string {
 
 func bigSpec() *Spec {
 	return &Spec{
-		Path: goPaths(), Format: formatNames(), Batch: []int{1024, 8192, 65536}, Brokers: []int{1, 3},
-		Alloc: knownAllocs, CRC: knownCRC, Cluster: []string{"embedded"},
+		Path: goPaths(), Format: cell.Formats(), Batch: []int{1024, 8192, 65536}, Brokers: []int{1, 3},
+		Alloc: cell.Allocs(), CRC: cell.CRCs(), Cluster: []string{"embedded"},
 		Records: 10, Repetitions: 1, Seed: 1,
 	}
 }
@@ -67,7 +69,7 @@ func TestExpandExclusions(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range cells {
-		if (c.Path == "franz" && c.CRC == "on") || c.Format == "csv" {
+		if (c.Path == "franz" && c.CRC) || c.Format == "csv" {
 			t.Errorf("excluded cell kept: %s", c.Name())
 		}
 	}
@@ -128,19 +130,13 @@ func TestCoveringIsSmallAndStable(t *testing.T) {
 }
 
 func TestCellNames(t *testing.T) {
-	c := Cell{Path: "fast", Format: "json", Batch: 8192, Brokers: 3, Alloc: "mimalloc2", CRC: "off", Cluster: "embedded"}
+	c := cell.Cell{Path: "fast", Format: "json", Batch: 8192, Brokers: 3, Alloc: "mimalloc2", Cluster: "embedded"}
 	if got, want := c.Name(), "path=fast/format=json/batch=8192/brokers=3/alloc=mimalloc2/crc=off"; got != want {
 		t.Errorf("%s, want %s", got, want)
 	}
-	c.Cluster, c.Tag = "external", "aa=a"
+	c.Cluster, c.AA = "external", "a"
 	if got, want := c.Name(), "path=fast/format=json/batch=8192/brokers=3/alloc=mimalloc2/crc=off/cluster=external/aa=a"; got != want {
 		t.Errorf("%s, want %s", got, want)
-	}
-	if !sameCell("path=fast/format=json/batch=8192/brokers=3/alloc=mimalloc2/crc=off/aa=a", c.Name()) {
-		t.Error("sameCell rejects the child's name without cluster")
-	}
-	if sameCell("path=fast/format=json/batch=8192/brokers=3/alloc=go/crc=off/aa=a", c.Name()) {
-		t.Error("sameCell accepts another cell")
 	}
 }
 

@@ -3,6 +3,7 @@ package ladder
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -12,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/fastpathlab/fplab/ladder/rungargs"
 )
 
 // The test binary doubles as the child: with fakeChildEnv set, TestMain runs
@@ -40,11 +43,13 @@ func fakeRung(args []string) int {
 	for i := 1; i+1 < len(args); i += 2 {
 		flags[strings.TrimPrefix(args[i], "--")] = args[i+1]
 	}
-	cell := fmt.Sprintf("path=%s/format=%s/batch=%s/brokers=%s/alloc=%s/crc=%s",
-		flags["path"], flags["format"], flags["batch"], flags["brokers"], flags["alloc"], flags["crc"])
-	if t := flags["tag"]; t != "" {
-		cell += "/" + t
+	// The name comes from the one decoder of a child's argv, as in `fplab rung`.
+	rc, err := rungargs.Decode(args[1:], io.Discard)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
 	}
+	name := rc.Name()
 	mode := "ok"
 	for _, kv := range strings.Split(os.Getenv(fakeModesEnv), ",") {
 		if k, v, ok := strings.Cut(kv, "="); ok && (k == flags["path"] || k == flags["path"]+"/"+flags["alloc"]) {
@@ -105,7 +110,7 @@ func fakeRung(args []string) int {
 	if v := flags["checkpoint-interval"]; v != "" {
 		fmt.Printf("checkpoint-interval: %s\n", v)
 	}
-	fmt.Printf("BenchmarkLadder/%s %s 1234567 rec/s 118.5 MB/s 25 window-ms\n", cell, flags["records"])
+	fmt.Printf("BenchmarkLadder/%s %s 1234567 rec/s 118.5 MB/s 25 window-ms\n", name, flags["records"])
 	return 0
 }
 
@@ -143,7 +148,7 @@ func (f *fakeInfra) Start(_ context.Context, c ClusterSpec) (Cluster, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if c.Shape.String() == f.failOn {
-		return nil, fmt.Errorf("ladder: start broker %s: fake failure", c.Shape)
+		return nil, fmt.Errorf("start broker %s: fake failure", c.Shape)
 	}
 	f.started = append(f.started, c.Shape.String())
 	return &fakeCluster{f: f, shape: c.Shape}, nil
@@ -168,10 +173,10 @@ func (c *fakeCluster) Alive(ctx context.Context) error {
 	defer c.f.mu.Unlock()
 	c.f.probes++
 	if _, ok := ctx.Deadline(); !ok {
-		return fmt.Errorf("ladder: fake probe without a deadline")
+		return fmt.Errorf("fake probe without a deadline")
 	}
 	if c.f.dead {
-		return fmt.Errorf("ladder: cluster %s: fake broker 127.0.0.1:1 is unreachable", c.shape)
+		return fmt.Errorf("cluster %s: fake broker 127.0.0.1:1 is unreachable", c.shape)
 	}
 	return nil
 }
@@ -182,7 +187,7 @@ func (c *fakeCluster) Load(ctx context.Context, cs CorpusSpec) (string, error) {
 		select {
 		case <-c.f.release:
 		case <-ctx.Done():
-			return "", fmt.Errorf("ladder: fake load: %w", ctx.Err())
+			return "", fmt.Errorf("fake load: %w", ctx.Err())
 		}
 	}
 	c.f.mu.Lock()
@@ -190,7 +195,7 @@ func (c *fakeCluster) Load(ctx context.Context, cs CorpusSpec) (string, error) {
 	_, hasDeadline := ctx.Deadline()
 	c.f.loadDeadlines = append(c.f.loadDeadlines, hasDeadline)
 	if c.f.dead {
-		return "", fmt.Errorf("ladder: fake load: broker 127.0.0.1:1 is unreachable")
+		return "", fmt.Errorf("fake load: broker 127.0.0.1:1 is unreachable")
 	}
 	topic := fmt.Sprintf("%s-%s-s%d-n%d", cs.Schema, cs.Format, cs.Seed, cs.Records)
 	c.f.loads = append(c.f.loads, c.shape.String()+":"+topic)

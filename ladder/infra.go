@@ -2,6 +2,9 @@ package ladder
 
 import "context"
 
+// Errors of an Infra or a Cluster carry no package prefix: the runner
+// wraps them (into ErrInfra), and only the outermost error is prefixed.
+//
 // Infra brings up the clusters a run needs and loads corpora onto them. The
 // real one (NewKafkaInfra) starts `fplab broker` processes and produces
 // records with package clusters; tests use a fake, so the ladder's logic
@@ -24,6 +27,7 @@ type Cluster interface {
 	// the full corpus.
 	Load(ctx context.Context, c CorpusSpec) (topic string, err error)
 	// Alive reports whether the cluster still serves: nil, or an error
+	// (without a package prefix: the runner wraps it into ErrInfra)
 	// naming what is down. The ladder asks it after a cell fails, to tell
 	// a cell's own failure from a dead broker (which stops the run, so the
 	// remaining cells are not all failed in a second each); ctx carries

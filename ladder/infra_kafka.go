@@ -7,7 +7,8 @@ import (
 	"time"
 
 	"github.com/fastpathlab/fplab/clusters"
-	"github.com/fastpathlab/fplab/ladder/rung"
+	"github.com/fastpathlab/fplab/ladder/rungargs"
+	"github.com/fastpathlab/fplab/results/cell"
 	"github.com/fastpathlab/fplab/workloads"
 )
 
@@ -23,16 +24,16 @@ type KafkaInfra struct {
 
 // Start implements Infra.
 func (k *KafkaInfra) Start(ctx context.Context, c ClusterSpec) (Cluster, error) {
-	if c.Shape.Cluster == "external" {
+	if c.Shape.Cluster == cell.ClusterExternal {
 		return &kafkaCluster{c: clusters.Cluster{Bootstrap: c.Bootstrap, Props: c.Props}, shape: c.Shape}, nil
 	}
-	if c.Shape.Cluster == "kafka" {
+	if c.Shape.Cluster == cell.ClusterKafka {
 		return startRealKafka(ctx, c)
 	}
-	if c.Shape.Cluster != "embedded" {
-		return nil, fmt.Errorf("ladder: cluster %s is not supported", c.Shape.Cluster)
+	if c.Shape.Cluster != cell.ClusterEmbedded {
+		return nil, fmt.Errorf("cluster %s is not supported", c.Shape.Cluster)
 	}
-	argv := rung.WrapArgv([]string{k.BrokerBin, "broker", "--brokers", strconv.Itoa(c.Shape.Brokers), "--partitions", strconv.Itoa(c.Partitions)})
+	argv := rungargs.WrapArgv([]string{k.BrokerBin, "broker", "--brokers", strconv.Itoa(c.Shape.Brokers), "--partitions", strconv.Itoa(c.Partitions)})
 	timeout := k.StartTimeout
 	if timeout <= 0 {
 		timeout = 30 * time.Second
@@ -54,7 +55,7 @@ func (k *KafkaInfra) Start(ctx context.Context, c ClusterSpec) (Cluster, error) 
 		err = onPinnedThread(k.CPUs, start)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("ladder: start broker %s: %v", c.Shape, oneLine(err))
+		return nil, fmt.Errorf("start broker %s: %w", c.Shape, err)
 	}
 	return &kafkaCluster{c: clusters.Cluster{Bootstrap: e.Bootstrap()}, shape: c.Shape, stop: e.Stop}, nil
 }
@@ -74,10 +75,10 @@ func (k *kafkaCluster) Alive(ctx context.Context) error {
 		timeout = time.Until(dl)
 	}
 	if timeout <= 0 {
-		return fmt.Errorf("ladder: cluster %s: no time left to probe it", k.shape)
+		return fmt.Errorf("cluster %s: no time left to probe it", k.shape)
 	}
 	if err := clusters.Probe(ctx, k.c, timeout); err != nil {
-		return fmt.Errorf("ladder: cluster %s: %w", k.shape, err)
+		return fmt.Errorf("cluster %s: %w", k.shape, err)
 	}
 	return nil
 }
@@ -96,23 +97,23 @@ func (k *kafkaCluster) Stop() error {
 func (k *kafkaCluster) Load(ctx context.Context, c CorpusSpec) (string, error) {
 	schema, err := workloads.SchemaByName(c.Schema)
 	if err != nil {
-		return "", fmt.Errorf("ladder: %v", err)
+		return "", err
 	}
 	codec, err := workloads.NewCodec(workloads.Format(c.Format), schema)
 	if err != nil {
-		return "", fmt.Errorf("ladder: %v", err)
+		return "", err
 	}
 	corpus := workloads.NewCorpus(schema, codec, c.Seed, c.Records)
 	topic := corpus.ID()
 	ready, err := clusters.TopicReady(ctx, k.c, topic, c.Partitions, c.Records)
 	if err != nil {
-		return "", fmt.Errorf("ladder: corpus %s: %v", topic, oneLine(err))
+		return "", fmt.Errorf("corpus %s: %w", topic, err)
 	}
 	if ready {
 		return topic, nil
 	}
 	if _, err := clusters.Load(ctx, k.c, topic, c.Partitions, c.Records, corpus.Message); err != nil {
-		return "", fmt.Errorf("ladder: load corpus %s: %v", topic, oneLine(err))
+		return "", fmt.Errorf("load corpus %s: %w", topic, err)
 	}
 	return topic, nil
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/fastpathlab/fplab/clusters"
 	"github.com/fastpathlab/fplab/clusters/kafka"
+	"github.com/fastpathlab/fplab/results/cell"
 )
 
 // startRealKafka starts a cluster=kafka shape: real Apache Kafka nodes
@@ -22,20 +23,20 @@ func startRealKafka(ctx context.Context, c ClusterSpec) (Cluster, error) {
 	if base == "" {
 		var err error
 		if base, err = os.MkdirTemp("", "fplab-kafka-"); err != nil {
-			return nil, fmt.Errorf("ladder: %v", err)
+			return nil, err
 		}
 	}
 	dir := filepath.Join(base, "kafka", "brokers="+strconv.Itoa(c.Shape.Brokers))
 	kc, err := kafka.Start(ctx, kafka.Options{Brokers: c.Shape.Brokers, Dir: dir, Partitions: c.Partitions})
 	if err != nil {
-		return nil, fmt.Errorf("ladder: start %s: %v", c.Shape, oneLine(err))
+		return nil, fmt.Errorf("start %s: %w", c.Shape, err)
 	}
 	// A unix socket path is limited to 108 bytes: keep it short.
 	sock := filepath.Join(os.TempDir(), fmt.Sprintf("fplab-faults-%d-%d.sock", os.Getpid(), c.Shape.Brokers))
 	stopFaults, err := kc.ServeFaults(sock)
 	if err != nil {
 		_ = kc.Stop()
-		return nil, fmt.Errorf("ladder: start %s: %v", c.Shape, oneLine(err))
+		return nil, fmt.Errorf("start %s: %w", c.Shape, err)
 	}
 	stop := func() error {
 		stopFaults()
@@ -53,22 +54,8 @@ type realKafka struct {
 // FaultSocket is the unix socket of the cluster's fault server.
 func (r *realKafka) FaultSocket() string { return r.sock }
 
-// faultArgs are the extra rung flags of a broker_kill cell: the socket of
-// its cluster's fault server. A cluster without one gets an empty socket,
-// which the child rejects with a clear error.
-func faultArgs(c Cell, cl Cluster) []string {
-	if c.Fault == "" {
-		return nil
-	}
-	sock := ""
-	if f, ok := cl.(interface{ FaultSocket() string }); ok {
-		sock = f.FaultSocket()
-	}
-	return []string{"--fault-socket", sock}
-}
-
 // markBrokerKill sets Fault on the cells the spec's broker_kill selects.
-func markBrokerKill(s *Spec, cells []Cell) {
+func markBrokerKill(s *Spec, cells []cell.Cell) {
 	if len(s.BrokerKill) == 0 {
 		return
 	}
@@ -83,7 +70,7 @@ func markBrokerKill(s *Spec, cells []Cell) {
 // cannot lose a broker: only cluster=kafka with 3+ brokers keeps its data
 // (replication factor 3) and its controller quorum through one death, and
 // only the Go paths can request the kill mid-cell.
-func checkBrokerKill(s *Spec, cells []Cell) error {
+func checkBrokerKill(s *Spec, cells []cell.Cell) error {
 	if len(s.BrokerKill) == 0 {
 		return nil
 	}
@@ -94,9 +81,9 @@ func checkBrokerKill(s *Spec, cells []Cell) error {
 		}
 		n++
 		switch {
-		case c.Cluster != "kafka" || c.Brokers < 3:
+		case c.Cluster != cell.ClusterKafka || c.Brokers < 3:
 			return fmt.Errorf("selects %s, but a broker can only be killed on cluster kafka with 3 or more brokers", c.Name())
-		case c.Path == "java":
+		case c.Path == cell.PathJava:
 			return fmt.Errorf("selects %s, but path java cannot be told when it is mid-cell (use a Go path)", c.Name())
 		case c.Ckpt > 0:
 			return fmt.Errorf("selects %s, but a broker kill cell cannot also checkpoint (rung refuses it; checkpoint is not an axis to exclude)", c.Name())

@@ -11,14 +11,15 @@ import (
 	"github.com/fastpathlab/fplab/clusters"
 	"github.com/fastpathlab/fplab/clusters/kafka"
 	"github.com/fastpathlab/fplab/clusters/kafka/kafkatest"
+	"github.com/fastpathlab/fplab/results/cell"
 )
 
 // goPaths are the paths the embedded-cluster smoke spec must cover; java
 // needs real Kafka and is covered by kafka-smoke.yaml.
 func goPaths() []string {
 	var out []string
-	for _, p := range knownPaths {
-		if p != "java" {
+	for _, p := range cell.Paths() {
+		if p != cell.PathJava {
 			out = append(out, p)
 		}
 	}
@@ -58,15 +59,16 @@ func TestBrokerKillSpec(t *testing.T) {
 	if len(killed) != 1 || killed[0] != want {
 		t.Fatalf("kill cells = %v, want [%s]", killed, want)
 	}
-	e := Entry{Cell: Cell{Path: "fast", Format: "json", Batch: 8192, Brokers: 3, Alloc: "go", CRC: "off", Cluster: "kafka", Fault: "kill", Tag: "aa=a"}}
-	args := strings.Join(append(rungArgs(s, e, []string{"h:1"}, "t", ""), faultArgs(e.Cell, &realKafka{sock: "/tmp/f.sock"})...), " ")
-	for _, w := range []string{"--tag fault=kill --tag aa=a", "--fault-socket /tmp/f.sock", "--cluster kafka"} {
+	e := Entry{Cell: cell.Cell{Path: "fast", Format: "json", Batch: 8192, Brokers: 3, Alloc: "go", Cluster: "kafka", Fault: "kill", AA: "a"}}
+	rc := rungCell(s, e, staticCluster{bootstrap: []string{"h:1"}, sock: "/tmp/f.sock"}, "t", "")
+	args := strings.Join(rc.Args(), " ")
+	for _, w := range []string{"--fault kill --aa a", "--fault-socket /tmp/f.sock", "--cluster kafka"} {
 		if !strings.Contains(args, w) {
 			t.Errorf("rung args %q lack %q", args, w)
 		}
 	}
-	if !sameCell("path=fast/format=json/batch=8192/brokers=3/alloc=go/crc=off/fault=kill/aa=a", e.Cell.Name()) {
-		t.Errorf("child name does not match %s", e.Cell.Name())
+	if err := rc.Validate(); err != nil || rc.Name() != "path=fast/format=json/batch=8192/brokers=3/alloc=go/crc=off/cluster=kafka/fault=kill/aa=a" {
+		t.Errorf("child cell %s: %v", rc.Name(), err)
 	}
 	for _, tc := range []struct{ kill, want string }{
 		{"{path: fast, brokers: 1}", "only be killed on cluster kafka with 3 or more brokers"},
@@ -105,7 +107,7 @@ func TestKafkaSmokeSpec(t *testing.T) {
 			kills++
 		}
 	}
-	if len(paths) != len(knownPaths) || !brokers[1] || !brokers[3] || kills != 1 {
+	if len(paths) != len(cell.Paths()) || !brokers[1] || !brokers[3] || kills != 1 {
 		t.Errorf("kafka-smoke covers paths %v brokers %v with %d kill cells; want every path, 1 and 3 brokers, 1 kill cell", paths, brokers, kills)
 	}
 }
@@ -143,11 +145,11 @@ func TestKafkaInfra(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "broker-2.log")); err != nil {
 		t.Errorf("no broker log in the run directory: %v", err)
 	}
-	args := faultArgs(Cell{Fault: "kill"}, cl)
-	if len(args) != 2 || args[1] == "" {
-		t.Fatalf("faultArgs = %v", args)
+	rc := rungCell(&Spec{}, Entry{Cell: cell.Cell{Fault: "kill"}}, cl, "t", "")
+	if rc.FaultSocket == "" {
+		t.Fatal("a kill cell on a real cluster got no fault socket")
 	}
-	fc, err := kafka.DialFaults(ctx, args[1])
+	fc, err := kafka.DialFaults(ctx, rc.FaultSocket)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,9 +1,10 @@
 package ladder
 
 import (
-	"fmt"
 	"slices"
 	"time"
+
+	"github.com/fastpathlab/fplab/results/cell"
 )
 
 // The bounds LoadSpec checks, so that a spec the lab cannot run is refused
@@ -12,11 +13,12 @@ import (
 // corpus load or a whole run of failed cells to find out; the comment names
 // the code that enforces it. Those packages keep theirs unexported, so the
 // numbers are repeated here (TestLimitsMatchDownstream pins the ones it can
-// reach through an exported API).
+// reach through an exported API; source's own TestBoundsLadderMirrors pins
+// its bounds).
 const (
-	// maxBatch is source's limits.maxBatch (source/config.go): every path
-	// refuses a batch of more than 1<<20 rows, so such a cell could only
-	// fail.
+	// maxBatch is source's limits.maxBatch (source/config.go, pinned by
+	// source's TestBoundsLadderMirrors): every path refuses a batch of more
+	// than 1<<20 rows, so such a cell could only fail.
 	maxBatch = 1 << 20
 	// maxBrokers is clusters' brokersLimit (clusters/limits.go) and
 	// clusters/kafka's maxBrokers: neither the embedded cluster nor real
@@ -57,19 +59,6 @@ const (
 // checkpointcost/supervise.go), so it cannot place more than that.
 const killableNum, killableDen = 9, 10
 
-// fieldError is a failed whole-spec check: the field it is reported
-// against and why. ParseSpec adds the file and the field's line.
-type fieldError struct {
-	field string
-	msg   string
-}
-
-func (e *fieldError) Error() string { return e.field + ": " + e.msg }
-
-func fieldErrorf(field, format string, args ...any) *fieldError {
-	return &fieldError{field: field, msg: fmt.Sprintf(format, args...)}
-}
-
 // checkSpec runs the checks that need more than one field or the expanded
 // cells: sizes, failures against records and checkpoints, and the axis
 // combinations that cannot run. It runs on every spec the ladder is given,
@@ -86,16 +75,16 @@ func checkSpec(s *Spec) error {
 	}
 	cells, err := Expand(s)
 	if err != nil {
-		return &fieldError{field: "exclude", msg: err.Error()}
+		return &SpecError{Field: "exclude", Msg: err.Error(), Err: err}
 	}
 	if err := checkCombinations(s, cells); err != nil {
 		return err
 	}
 	if err := checkBrokerKill(s, cells); err != nil {
-		return &fieldError{field: "broker_kill", msg: err.Error()}
+		return &SpecError{Field: "broker_kill", Msg: err.Error(), Err: err}
 	}
 	if _, err := calibrationCell(s, cells); err != nil {
-		return &fieldError{field: "calibrate", msg: err.Error()}
+		return &SpecError{Field: "calibrate", Msg: err.Error(), Err: err}
 	}
 	return nil
 }
@@ -113,12 +102,12 @@ func checkBounds(s *Spec) error {
 	}
 	for _, b := range s.Batch {
 		if b < 1 || b > maxBatch {
-			return fieldErrorf(AxisBatch, "%d is out of 1..%d", b, maxBatch)
+			return fieldErrorf(cell.Batch, "%d is out of 1..%d", b, maxBatch)
 		}
 	}
 	for _, b := range s.Brokers {
 		if b < 1 {
-			return fieldErrorf(AxisBrokers, "%d is not positive", b)
+			return fieldErrorf(cell.Brokers, "%d is not positive", b)
 		}
 	}
 	for _, v := range []struct {
@@ -180,15 +169,15 @@ func checkFailures(s *Spec) error {
 //
 // Exclusions are applied first, so `exclude: [{path: java, cluster:
 // embedded}]` is how a spec runs java next to embedded cells.
-func checkCombinations(s *Spec, cells []Cell) error {
+func checkCombinations(s *Spec, cells []cell.Cell) error {
 	for _, c := range cells {
 		switch {
-		case c.Path == "java" && c.Cluster != "kafka":
-			return fieldErrorf(AxisPath, "java runs on cluster kafka only, but cell %s is on %s (exclude it: - {path: java, cluster: %s})", c.Name(), c.Cluster, c.Cluster)
-		case c.Path == "java" && c.Ckpt > 0:
+		case c.Path == cell.PathJava && c.Cluster != cell.ClusterKafka:
+			return fieldErrorf(cell.Path, "java runs on cluster kafka only, but cell %s is on %s (exclude it: - {path: java, cluster: %s})", c.Name(), c.Cluster, c.Cluster)
+		case c.Path == cell.PathJava && c.Ckpt > 0:
 			return fieldErrorf("checkpoint", "path java cannot checkpoint (it only counts records), but cell %s does", c.Name())
-		case c.Cluster != "external" && c.Brokers > maxBrokers:
-			return fieldErrorf(AxisBrokers, "%d brokers is over the %s cluster's bound of %d (cell %s)", c.Brokers, c.Cluster, maxBrokers, c.Name())
+		case c.Cluster != cell.ClusterExternal && c.Brokers > maxBrokers:
+			return fieldErrorf(cell.Brokers, "%d brokers is over the %s cluster's bound of %d (cell %s)", c.Brokers, c.Cluster, maxBrokers, c.Name())
 		}
 	}
 	return nil

@@ -44,11 +44,11 @@ func lockRunDir(dir string) (*runLock, error) {
 		}
 		return nil, fmt.Errorf("ladder: lock run directory %s: %w", dir, err)
 	}
-	if err := f.Truncate(0); err == nil {
-		_, err = f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
-	}
 	// The pid is only for the message of a refused ladder: failing to
-	// write it does not weaken the lock.
+	// write it does not weaken the lock, so its errors are dropped.
+	if f.Truncate(0) == nil {
+		_, _ = f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
+	}
 	return &runLock{f: f}, nil
 }
 

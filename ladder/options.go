@@ -1,6 +1,7 @@
 package ladder
 
 import (
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -35,7 +36,7 @@ type Options struct {
 	// profiled run with an unprofiled one.
 	Profile bool
 	// Grace is the SIGTERM -> SIGKILL delay for a child past its timeout;
-	// default 2s.
+	// 0: 2s. Every duration here is refused when negative or over a day.
 	Grace time.Duration
 	// LoadTimeout bounds the loading of one corpus, so a broker that dies
 	// mid-load stops the run instead of hanging it; default
@@ -52,30 +53,54 @@ type Options struct {
 	ChildEnv []string
 }
 
-func (o Options) progressWriter() io.Writer {
-	if o.Progress != nil {
-		return o.Progress
+// withDefaults checks o against its bounds and fills in every default,
+// once, at the entry of Run and Resume (spec is the spec being run: the
+// load timeout's default derives from its per-child timeout). Each error
+// names the field and its bound; nothing is silently replaced.
+func (o Options) withDefaults(spec *Spec) (Options, error) {
+	for _, d := range []struct {
+		name string
+		v    *time.Duration
+		def  time.Duration
+	}{
+		{"Grace", &o.Grace, defaultGrace},
+		{"LoadTimeout", &o.LoadTimeout, defaultLoadTimeout(spec.Timeout)},
+		{"ProbeTimeout", &o.ProbeTimeout, defaultProbeTimeout},
+	} {
+		switch {
+		case *d.v < 0 || *d.v > maxOptionTimeout:
+			return o, fmt.Errorf("ladder: Options.%s is %v, want 0 (default %v) to %v", d.name, *d.v, d.def, maxOptionTimeout)
+		case *d.v == 0:
+			*d.v = d.def
+		}
 	}
-	return os.Stderr
+	for _, c := range []struct{ name, list string }{{"BrokerCPUs", o.BrokerCPUs}, {"CellCPUs", o.CellCPUs}} {
+		if c.list == "" {
+			continue
+		}
+		if _, err := parseCPUList(c.list); err != nil {
+			return o, err
+		}
+	}
+	if o.Progress == nil {
+		o.Progress = os.Stderr
+	}
+	if o.Root == "" {
+		o.Root = results.DefaultRoot
+	}
+	if o.BinDir == "" {
+		exe, err := os.Executable()
+		if err != nil {
+			return o, fmt.Errorf("ladder: binary directory: %v", err)
+		}
+		o.BinDir = filepath.Dir(exe)
+	}
+	return o, nil
 }
 
-func (o Options) root() string {
-	if o.Root != "" {
-		return o.Root
-	}
-	return results.DefaultRoot
-}
-
-func (o Options) binDir() (string, error) {
-	if o.BinDir != "" {
-		return o.BinDir, nil
-	}
-	exe, err := os.Executable()
-	if err != nil {
-		return "", err
-	}
-	return filepath.Dir(exe), nil
-}
+// maxOptionTimeout bounds every duration option: a day is past any cell,
+// load or probe the lab runs, so a larger value is a unit mistake.
+const maxOptionTimeout = 24 * time.Hour
 
 // defaultLoadTimeout is ten times the spec's per-child timeout, and at
 // least two minutes. A load produces the records one cell consumes, so ten
@@ -83,20 +108,6 @@ func (o Options) binDir() (string, error) {
 // there for a dead broker, which otherwise hangs the load in retries.
 func defaultLoadTimeout(cell time.Duration) time.Duration {
 	return max(10*cell, 2*time.Minute)
-}
-
-func (o Options) loadTimeout(cell time.Duration) time.Duration {
-	if o.LoadTimeout > 0 {
-		return o.LoadTimeout
-	}
-	return defaultLoadTimeout(cell)
-}
-
-func (o Options) probeTimeout() time.Duration {
-	if o.ProbeTimeout > 0 {
-		return o.ProbeTimeout
-	}
-	return defaultProbeTimeout
 }
 
 // defaultProbeTimeout bounds a liveness probe: a live broker on the same

@@ -4,13 +4,15 @@ import (
 	"bytes"
 	"testing"
 	"time"
+
+	"github.com/fastpathlab/fplab/results/cell"
 )
 
 func TestProgressPlainLines(t *testing.T) {
 	var b bytes.Buffer
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	p := newProgress(&b, 4, t0)
-	e := Entry{Cell: Cell{Path: "fast", Format: "raw", Batch: 8192, Brokers: 3, Alloc: "go", CRC: "off", Cluster: "embedded"}}
+	e := Entry{Cell: cell.Cell{Path: "fast", Format: "raw", Batch: 8192, Brokers: 3, Alloc: "go", Cluster: "embedded"}}
 	p.step(t0.Add(10*time.Second), e, "4150000 rec/s")
 	e.Warmup = true
 	p.step(t0.Add(20*time.Second), e, "FAILED exit status 1")
@@ -26,7 +28,7 @@ func TestProgressTerminalRewritesLine(t *testing.T) {
 	var b bytes.Buffer
 	t0 := time.Now()
 	p := &progress{w: &b, tty: true, total: 2, start: t0}
-	e := Entry{Cell: Cell{Path: "fast", Format: "raw", Batch: 1, Brokers: 1, Alloc: "go", CRC: "off", Cluster: "embedded"}}
+	e := Entry{Cell: cell.Cell{Path: "fast", Format: "raw", Batch: 1, Brokers: 1, Alloc: "go", Cluster: "embedded"}}
 	p.step(t0, e, "1 rec/s")
 	p.step(t0, e, "2 rec/s")
 	p.finish()

@@ -17,7 +17,6 @@ import (
 
 	"github.com/fastpathlab/fplab/clusters"
 	"github.com/fastpathlab/fplab/results"
-	"github.com/fastpathlab/fplab/source"
 )
 
 // smallSpec is 2 cells plus the A/A pair, 2 rounds, no warm-up: 8 child
@@ -375,13 +374,13 @@ func TestRefusedSpecLeavesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir, err := Run(context.Background(), Options{SpecPath: bad, BinDir: fakeBinDir(t, "go"), Root: root, Infra: infra})
-	if want := "ladder: " + bad + ":4: batch: 1000000000 is over the bound of 1048576 (every path refuses a larger batch, source/config.go)"; err == nil || err.Error() != want || dir != "" {
+	if want := bad + ":4: batch: 1000000000 is over the bound of 1048576 (every path refuses a larger batch, source/config.go)"; err == nil || err.Error() != want || dir != "" {
 		t.Errorf("refused spec: dir %q err %v", dir, err)
 	}
 	s := mustSpec(t, smallSpec)
 	s.Repetitions = 1_000_000_000
 	dir, err = Run(context.Background(), Options{Spec: s, BinDir: fakeBinDir(t, "go"), Root: root, Infra: infra})
-	if want := "ladder: spec small: repetitions: 1000000000 is out of 1..1000"; err == nil || err.Error() != want || dir != "" {
+	if want := "spec small: repetitions: 1000000000 is out of 1..1000"; err == nil || err.Error() != want || dir != "" {
 		t.Errorf("refused spec in code: dir %q err %v", dir, err)
 	}
 	if ents, _ := os.ReadDir(root); len(ents) != 0 || len(infra.started) != 0 {
@@ -391,7 +390,8 @@ func TestRefusedSpecLeavesNothing(t *testing.T) {
 
 // TestLimitsMatchDownstream pins the bounds of limits.go to the code that
 // enforces them, where an exported API reaches it without starting
-// anything.
+// anything. source's bounds are pinned by its own TestBoundsLadderMirrors,
+// so this package's tests do not link librdkafka for them.
 func TestLimitsMatchDownstream(t *testing.T) {
 	canceled, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -406,14 +406,5 @@ func TestLimitsMatchDownstream(t *testing.T) {
 	}
 	if err := clusters.RunEmbedded(canceled, 1, maxPartitions+1, &out); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("partitions must be 1..%d", maxPartitions)) {
 		t.Errorf("embedded cluster at partitions=%d: %v", maxPartitions+1, err)
-	}
-	cfg := source.Config{Path: source.PathFast, Bootstrap: []string{"127.0.0.1:1"}, Topic: "t", Partitions: 1, Timeout: time.Second}
-	cfg.Batch = maxBatch + 1
-	if _, err := source.Open(canceled, cfg); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("batch must be 1..%d", maxBatch)) {
-		t.Errorf("source at batch %d: %v", cfg.Batch, err)
-	}
-	cfg.Batch = maxBatch // passes the batch check, stops at the missing codec
-	if _, err := source.Open(canceled, cfg); err == nil || err.Error() != "source: no codec" {
-		t.Errorf("source at batch %d: %v", cfg.Batch, err)
 	}
 }

@@ -3,7 +3,6 @@ package ladder
 import (
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -36,7 +35,7 @@ func Run(ctx context.Context, opt Options) (string, error) {
 		return "", err
 	}
 	host := results.HostFingerprint()
-	dir, err := results.NewRunDir(opt.root(), host.Hostname, time.Now())
+	dir, err := results.NewRunDir(r.opt.Root, host.Hostname, time.Now())
 	if err != nil {
 		return "", err
 	}
@@ -114,24 +113,20 @@ func prepare(spec *Spec, opt Options) (*runner, error) {
 	// A parsed spec passed these already; a spec built in code or stored
 	// in a manifest is held to the same limits.
 	if err := checkSpec(spec); err != nil {
-		return nil, fmt.Errorf("ladder: spec %s: %w", spec.Name, err)
+		var se *SpecError
+		if errors.As(err, &se) && se.File == "" {
+			se.File = "spec " + spec.Name
+		}
+		return nil, err
 	}
 	sch, err := NewSchedule(spec)
 	if err != nil {
 		return nil, err
 	}
-	for _, cpus := range []string{opt.BrokerCPUs, opt.CellCPUs} {
-		if cpus != "" {
-			if _, err := parseCPUList(cpus); err != nil {
-				return nil, err
-			}
-		}
+	if opt, err = opt.withDefaults(spec); err != nil {
+		return nil, err
 	}
-	dir, err := opt.binDir()
-	if err != nil {
-		return nil, fmt.Errorf("ladder: binary directory: %v", err)
-	}
-	bins, err := resolveBinaries(dir, sch.Cells)
+	bins, err := resolveBinaries(opt.BinDir, sch.Cells)
 	if err != nil {
 		return nil, err
 	}

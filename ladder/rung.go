@@ -4,47 +4,40 @@ import (
 	"fmt"
 	"hash/fnv"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/fastpathlab/fplab/clusters"
-	"github.com/fastpathlab/fplab/ladder/rung"
+	"github.com/fastpathlab/fplab/ladder/rungargs"
 	"github.com/fastpathlab/fplab/results"
-	"github.com/fastpathlab/fplab/source"
-	"github.com/fastpathlab/fplab/workloads"
+	"github.com/fastpathlab/fplab/results/cell"
 )
 
-// rungArgs builds the argv (after the binary) of `fplab rung` for one
-// entry. The encoding is rung.Cell.Args, the same one a checkpointing rung
-// uses to start its readers. The child's own timeout is a little shorter
-// than the ladder's hard one, so a slow cell reports its own clear error
-// before it is killed. Expected row hashes are cached in the run directory
-// (hashDir), so only the first cell per corpus computes them. Secret
-// cluster props are not in argv: the child reads rungSecrets on a pipe.
-func rungArgs(s *Spec, e Entry, bootstrap []string, topic, hashDir string) []string {
+// rungCell is the child's view of entry e: the cell plus how to reach its
+// corpus, encoded as argv by rungargs.Cell.Args (the one encoding, which a
+// checkpointing rung also uses to start its readers). The child's own
+// timeout is a little shorter than the ladder's hard one, so a slow cell
+// reports its own clear error before it is killed. Expected row hashes are
+// cached in the run directory (hashDir), so only the first cell per corpus
+// computes them. Secret cluster props are not in argv: the child reads
+// rungSecrets on a pipe. A broker_kill cell gets its cluster's fault socket;
+// a cluster without one leaves it empty, which the child refuses.
+func rungCell(s *Spec, e Entry, cl Cluster, topic, hashDir string) rungargs.Cell {
 	c := e.Cell
-	rc := rung.Cell{
-		Path: source.Path(c.Path), Format: workloads.Format(c.Format), Batch: c.Batch,
-		Brokers: c.Brokers, Alloc: c.Alloc, CRC: c.CRC == "on", Cluster: c.Cluster,
-		Bootstrap: bootstrap, Topic: topic, Partitions: s.Partitions, Records: s.Records,
+	rc := rungargs.Cell{
+		Cell: c, Bootstrap: cl.Bootstrap(), Topic: topic, Partitions: s.Partitions, Records: s.Records,
 		Seed: s.Seed, Schema: s.Schema, Timeout: childTimeout(s.Timeout), HashCache: hashDir,
-		CkptInterval: c.Ckpt,
+		Props: cellProps(s, c),
 	}
 	if c.Ckpt > 0 && s.Failures > 0 {
 		rc.Failures = s.Failures
 		rc.KillSeed = killSeed(s.Seed, c.Name(), e.Rep)
 	}
-	rc.Props = cellProps(s, c)
-	if c.Prof {
-		rc.Tags = append(rc.Tags, "prof=on")
-	}
 	if c.Fault != "" {
-		rc.Tags = append(rc.Tags, "fault="+c.Fault)
+		if f, ok := cl.(interface{ FaultSocket() string }); ok {
+			rc.FaultSocket = f.FaultSocket()
+		}
 	}
-	if c.Tag != "" {
-		rc.Tags = append(rc.Tags, c.Tag)
-	}
-	return append([]string{"rung"}, rc.Args()...)
+	return rc
 }
 
 // rungSecrets are the secret cluster props of entry e's child, which
@@ -57,8 +50,8 @@ func rungSecrets(s *Spec, e Entry) map[string]string {
 
 // cellProps are the client properties a cell's child uses: the spec's, for
 // an external cluster only.
-func cellProps(s *Spec, c Cell) map[string]string {
-	if c.Cluster == "external" {
+func cellProps(s *Spec, c cell.Cell) map[string]string {
+	if c.Cluster == cell.ClusterExternal {
 		return s.ClusterProps
 	}
 	return nil
@@ -74,7 +67,7 @@ func childTimeout(hard time.Duration) time.Duration {
 }
 
 // windowUnit is the metric holding the child's measured window.
-const windowUnit = "window-ms"
+const windowUnit = results.UnitWindowMs
 
 // rowOf turns a child's outcome into the journal row of entry e.
 func rowOf(e Entry, timeout time.Duration, r childResult) results.Row {
@@ -102,32 +95,16 @@ func rowOf(e Entry, timeout time.Duration, r childResult) results.Row {
 		}
 		return fail(msg)
 	}
-	cell, iters, metrics, config, err := results.ParseBench(r.Stdout)
+	name, iters, metrics, config, err := results.ParseBench(r.Stdout)
 	if err != nil {
 		return fail("bad output: " + oneLine(err))
 	}
-	if !sameCell(cell, row.Cell) {
-		return fail(fmt.Sprintf("bad output: child reported cell %s, want %s", cell, row.Cell))
+	if name != row.Cell {
+		return fail(fmt.Sprintf("bad output: child reported cell %s, want %s", name, row.Cell))
 	}
 	row.OK, row.Iters, row.Metrics, row.Config = true, iters, metrics, config
 	row.Measured = windowOf(metrics)
 	return row
-}
-
-// sameCell accepts the child's name with or without the cluster part (the
-// rung child does not print it).
-func sameCell(got, want string) bool {
-	if got == want {
-		return true
-	}
-	parts := strings.Split(want, "/")
-	kept := parts[:0]
-	for _, p := range parts {
-		if !strings.HasPrefix(p, AxisCluster+"=") {
-			kept = append(kept, p)
-		}
-	}
-	return got == strings.Join(kept, "/")
 }
 
 func windowOf(ms []results.Metric) time.Duration {
@@ -145,8 +122,8 @@ func summary(r results.Row) string {
 		return "FAILED " + r.Reason
 	}
 	for _, m := range r.Metrics {
-		if m.Unit == "rec/s" {
-			return strconv.FormatFloat(m.Value, 'f', 0, 64) + " rec/s"
+		if m.Unit == results.UnitRecPerSec {
+			return strconv.FormatFloat(m.Value, 'f', 0, 64) + " " + results.UnitRecPerSec
 		}
 	}
 	return "ok"

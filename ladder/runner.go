@@ -55,7 +55,7 @@ func (r *runner) todo(done map[results.CellRep]bool) []Entry {
 func (r *runner) execute(ctx context.Context, done map[results.CellRep]bool) (err error) {
 	start := time.Now()
 	todo := r.todo(done)
-	prog := newProgress(r.opt.progressWriter(), len(todo), start)
+	prog := newProgress(r.opt.Progress, len(todo), start)
 	var measured time.Duration
 	defer func() {
 		prog.finish()
@@ -86,11 +86,13 @@ func (r *runner) execute(ctx context.Context, done map[results.CellRep]bool) (er
 		if ctx.Err() != nil {
 			return fmt.Errorf("ladder: interrupted after %d of %d child runs; resume with the run directory %s", i, len(todo), r.dir)
 		}
-		cl := clusters[e.Cell.Shape()]
-		topic := topics[group{e.Cell.Format, e.Cell.Shape()}]
+		cl := clusters[shapeOf(e.Cell)]
+		topic := topics[group{e.Cell.Format, shapeOf(e.Cell)}]
+		rc := rungCell(r.spec, e, cl, topic, filepath.Join(r.dir, "hashes"))
+		rc.CPUProfile, rc.MemProfile = r.profiles(e)
 		res := runChild(ctx, childCmd{
 			Bin:     r.bins[e.Cell.Alloc],
-			Args:    append(append(rungArgs(r.spec, e, cl.Bootstrap(), topic, filepath.Join(r.dir, "hashes")), faultArgs(e.Cell, cl)...), r.profileArgs(e)...),
+			Args:    append([]string{"rung"}, rc.Args()...),
 			Secrets: rungSecrets(r.spec, e),
 			Env:     r.opt.ChildEnv,
 			Timeout: r.spec.Timeout,
@@ -108,7 +110,7 @@ func (r *runner) execute(ctx context.Context, done map[results.CellRep]bool) (er
 				}
 				prog.step(time.Now(), e, summary(row)+" (not journaled)")
 				return fmt.Errorf("ladder: %w: %w; stopped after %d of %d child runs: %s failed (%s) and is not journaled; resume with the run directory %s",
-					ErrInfra, unprefixed(cause), i, len(todo), e.Cell.Name(), row.Reason, r.dir)
+					ErrInfra, cause, i, len(todo), e.Cell.Name(), row.Reason, r.dir)
 			}
 		}
 		measured += row.Measured
@@ -144,25 +146,8 @@ func (r *runner) journalError(err error) error {
 	if diskFull(err) {
 		cause = "disk full writing the journal"
 	}
-	return fmt.Errorf("ladder: %w: %s: %w; resume with the run directory %s once fixed", ErrInfra, cause, unprefixed(err), r.dir)
+	return fmt.Errorf("ladder: %w: %s: %w; resume with the run directory %s once fixed", ErrInfra, cause, err, r.dir)
 }
-
-// unprefixed drops the "ladder: " prefix of an error that is wrapped into
-// another ladder error, keeping it for errors.Is and errors.As.
-func unprefixed(err error) error {
-	if msg, ok := strings.CutPrefix(err.Error(), "ladder: "); ok {
-		return &rewordedError{msg: msg, err: err}
-	}
-	return err
-}
-
-type rewordedError struct {
-	msg string
-	err error
-}
-
-func (e *rewordedError) Error() string { return e.msg }
-func (e *rewordedError) Unwrap() error { return e.err }
 
 // setUp starts one cluster per shape and loads one corpus per (format,
 // shape) group that the entries need. stop stops every started cluster and
@@ -179,7 +164,7 @@ func (r *runner) setUp(ctx context.Context, todo []Entry, prog *progress) (map[S
 		}
 	}
 	for _, e := range todo {
-		sh := e.Cell.Shape()
+		sh := shapeOf(e.Cell)
 		if _, ok := clusters[sh]; !ok {
 			prog.note("starting cluster %s", sh)
 			c, err := r.infra.Start(ctx, ClusterSpec{Shape: sh, Partitions: r.spec.Partitions, Bootstrap: r.spec.Bootstrap, Props: r.spec.ClusterProps, Dir: r.dir})
@@ -187,7 +172,7 @@ func (r *runner) setUp(ctx context.Context, todo []Entry, prog *progress) (map[S
 				if ctx.Err() != nil {
 					return clusters, topics, stop, fmt.Errorf("ladder: interrupted while starting cluster %s; resume with the run directory %s", sh, r.dir)
 				}
-				return clusters, topics, stop, fmt.Errorf("ladder: %w: %w; resume with the run directory %s", ErrInfra, unprefixed(err), r.dir)
+				return clusters, topics, stop, fmt.Errorf("ladder: %w: %w; resume with the run directory %s", ErrInfra, err, r.dir)
 			}
 			clusters[sh] = c
 			order = append(order, sh)
@@ -210,7 +195,7 @@ func (r *runner) setUp(ctx context.Context, todo []Entry, prog *progress) (map[S
 // infrastructure failure; when the cluster does not answer either, the
 // error names that as the cause.
 func (r *runner) load(ctx context.Context, cl Cluster, g group) (string, error) {
-	timeout := r.opt.loadTimeout(r.spec.Timeout)
+	timeout := r.opt.LoadTimeout
 	lctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	topic, err := cl.Load(lctx, CorpusSpec{
@@ -224,21 +209,21 @@ func (r *runner) load(ctx context.Context, cl Cluster, g group) (string, error) 
 		return "", fmt.Errorf("ladder: interrupted while loading the %s corpus on %s; resume with the run directory %s", g.format, g.shape, r.dir)
 	}
 	if lctx.Err() != nil {
-		err = fmt.Errorf("no corpus after %v (Options.LoadTimeout): %w", timeout, unprefixed(err))
+		err = fmt.Errorf("no corpus after %v (Options.LoadTimeout): %w", timeout, err)
 	}
 	if aerr := r.probe(ctx, cl); aerr != nil {
 		return "", fmt.Errorf("ladder: %w: %w; the %s corpus on %s could not be loaded (%v); resume with the run directory %s",
-			ErrInfra, unprefixed(aerr), g.format, g.shape, oneLine(unprefixed(err)), r.dir)
+			ErrInfra, aerr, g.format, g.shape, oneLine(err), r.dir)
 	}
 	if diskFull(err) {
-		return "", fmt.Errorf("ladder: %w: disk full loading the %s corpus on %s: %w; resume with the run directory %s", ErrInfra, g.format, g.shape, unprefixed(err), r.dir)
+		return "", fmt.Errorf("ladder: %w: disk full loading the %s corpus on %s: %w; resume with the run directory %s", ErrInfra, g.format, g.shape, err, r.dir)
 	}
-	return "", fmt.Errorf("ladder: %w: load the %s corpus on %s: %w; resume with the run directory %s", ErrInfra, g.format, g.shape, unprefixed(err), r.dir)
+	return "", fmt.Errorf("ladder: %w: load the %s corpus on %s: %w; resume with the run directory %s", ErrInfra, g.format, g.shape, err, r.dir)
 }
 
 // probe is Cluster.Alive within Options.ProbeTimeout.
 func (r *runner) probe(ctx context.Context, cl Cluster) error {
-	pctx, cancel := context.WithTimeout(ctx, r.opt.probeTimeout())
+	pctx, cancel := context.WithTimeout(ctx, r.opt.ProbeTimeout)
 	defer cancel()
 	return cl.Alive(pctx)
 }
@@ -321,21 +306,21 @@ func writeRaw(dir string, rows []results.Row) error {
 	return nil
 }
 
-// profileArgs asks a cell for its profiles when the run (--profile) or the
-// cell (profile: [off, on]) profiles. Warm-up repetitions profile too, so a
-// profiled cell's cost is the same in every round; their files are
-// overwritten by the measured repetition 0.
-// Checkpointing cells are not profiled: their process only supervises the
-// reader processes that do the work.
-func (r *runner) profileArgs(e Entry) []string {
+// profiles are where a cell writes its profiles when the run (--profile)
+// or the cell (profile: [off, on]) profiles, else "". Warm-up repetitions
+// profile too, so a profiled cell's cost is the same in every round; their
+// files are overwritten by the measured repetition 0. Checkpointing cells
+// are not profiled: their process only supervises the reader processes
+// that do the work.
+func (r *runner) profiles(e Entry) (cpu, mem string) {
 	if !(r.opt.Profile || e.Cell.Prof) || e.Cell.Ckpt > 0 {
-		return nil
+		return "", ""
 	}
-	cpu, mem := ProfilePaths(r.dir, e.Cell.Name(), e.Rep)
-	if err := os.MkdirAll(filepath.Dir(cpu), 0o755); err != nil {
-		return nil // the child then fails to create the file: a failed row says why
-	}
-	return []string{"--cpuprofile", cpu, "--memprofile", mem}
+	cpu, mem = ProfilePaths(r.dir, e.Cell.Name(), e.Rep)
+	// A directory that cannot be made is not an error here: the child then
+	// fails to create the file, and its failed row says why.
+	_ = os.MkdirAll(filepath.Dir(cpu), 0o755)
+	return cpu, mem
 }
 
 // ProfilePaths names the CPU and allocs profiles of one cell-repetition in

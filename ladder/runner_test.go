@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/fastpathlab/fplab/results"
+	"github.com/fastpathlab/fplab/results/cell"
 )
 
 const runnerSpec = `name: runner
@@ -223,7 +224,7 @@ func TestTimeoutKillsProcessGroup(t *testing.T) {
 			t.Errorf("pid %d survived the timeout", pid)
 		}
 	}
-	row := rowOf(Entry{Cell: Cell{Path: "fast"}, Rep: 0}, timeout, res)
+	row := rowOf(Entry{Cell: cell.Cell{Path: "fast"}, Rep: 0}, timeout, res)
 	if row.OK || row.Signal != "SIGKILL" || !strings.HasPrefix(row.Reason, "timeout: ") {
 		t.Errorf("row %+v", row)
 	}
@@ -232,12 +233,12 @@ func TestTimeoutKillsProcessGroup(t *testing.T) {
 func TestBadOutputIsFailedRow(t *testing.T) {
 	exe, _ := os.Executable()
 	res := runChild(context.Background(), childCmd{Bin: exe, Args: []string{"rung", "--path", "fast"}, Timeout: 30 * time.Second, Env: fakeEnv("fast=garbage")})
-	row := rowOf(Entry{Cell: Cell{Path: "fast"}}, time.Second, res)
+	row := rowOf(Entry{Cell: cell.Cell{Path: "fast"}}, time.Second, res)
 	if row.OK || !strings.HasPrefix(row.Reason, "bad output: results: child output has no BenchmarkLadder result") {
 		t.Errorf("row %+v", row)
 	}
 	res = runChild(context.Background(), childCmd{Bin: filepath.Join(t.TempDir(), "none"), Timeout: time.Second})
-	row = rowOf(Entry{Cell: Cell{Path: "fast"}}, time.Second, res)
+	row = rowOf(Entry{Cell: cell.Cell{Path: "fast"}}, time.Second, res)
 	if row.OK || !strings.HasPrefix(row.Reason, "start: ") {
 		t.Errorf("row %+v", row)
 	}
@@ -248,7 +249,7 @@ func TestRuntimeSignalFromStderr(t *testing.T) {
 	if got := runtimeSignal(stderr); got != "SIGSEGV" {
 		t.Errorf("got %q", got)
 	}
-	row := rowOf(Entry{Cell: Cell{Path: "fast"}}, time.Second, childResult{Exit: 2, Signal: "SIGSEGV", LastLine: "goroutine 1 [running]:"})
+	row := rowOf(Entry{Cell: cell.Cell{Path: "fast"}}, time.Second, childResult{Exit: 2, Signal: "SIGSEGV", LastLine: "goroutine 1 [running]:"})
 	if want := "exit status 2 (runtime crash on SIGSEGV): goroutine 1 [running]:"; row.Reason != want {
 		t.Errorf("reason %q, want %q", row.Reason, want)
 	}
@@ -341,7 +342,7 @@ func TestBadInputBeforeAnythingRuns(t *testing.T) {
 	bad := filepath.Join(t.TempDir(), "bad.yaml")
 	os.WriteFile(bad, []byte(strings.Replace(runnerSpec, "batch: [8192]", "batch: [abc]", 1)), 0o644)
 	_, err = Run(context.Background(), Options{SpecPath: bad, Root: root, Infra: infra})
-	if want := "ladder: " + bad + `:4: batch: want a list of positive integers, got "abc"`; err == nil || err.Error() != want {
+	if want := bad + `:4: batch: want a list of positive integers, got "abc"`; err == nil || err.Error() != want {
 		t.Errorf("bad spec: %v", err)
 	}
 	if len(infra.started) != 0 {

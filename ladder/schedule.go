@@ -3,13 +3,15 @@ package ladder
 import (
 	"fmt"
 	"math/rand/v2"
+
+	"github.com/fastpathlab/fplab/results/cell"
 )
 
 // Entry is one scheduled child run: a cell (possibly an A/A copy) in one
 // round. Warm-up entries are run and discarded; measured entries carry their
 // repetition index and are journaled.
 type Entry struct {
-	Cell   Cell
+	Cell   cell.Cell
 	Round  int // 0-based over warm-up then measured rounds
 	Rep    int // measured repetition index; -1 for warm-up
 	Warmup bool
@@ -22,8 +24,8 @@ func rowKey(cell string, rep int) string { return fmt.Sprintf("%s#%d", cell, rep
 
 // Schedule is the whole run order of a spec.
 type Schedule struct {
-	Cells       []Cell // the expanded cells, without A/A copies
-	Calibration Cell   // the cell run twice per round as aa=a and aa=b
+	Cells       []cell.Cell // the expanded cells, without A/A copies
+	Calibration cell.Cell   // the cell run twice per round as aa=a and aa=b
 	Rounds      [][]Entry
 }
 
@@ -41,7 +43,7 @@ func NewSchedule(s *Spec) (*Schedule, error) {
 		return nil, fmt.Errorf("ladder: calibrate: %v", err)
 	}
 	a, b := cal, cal
-	a.Tag, b.Tag = "aa=a", "aa=b"
+	a.AA, b.AA = "a", "b"
 	sch := &Schedule{Cells: cells, Calibration: cal}
 	for r := 0; r < s.Warmup+s.Repetitions; r++ {
 		rep, warm := r-s.Warmup, r < s.Warmup
@@ -49,7 +51,7 @@ func NewSchedule(s *Spec) (*Schedule, error) {
 			rep = -1
 		}
 		round := make([]Entry, 0, len(cells)+2)
-		for _, c := range append(append([]Cell{}, cells...), a, b) {
+		for _, c := range append(append([]cell.Cell{}, cells...), a, b) {
 			round = append(round, Entry{Cell: c, Round: r, Rep: rep, Warmup: warm})
 		}
 		shuffle(round, s.Seed, uint64(r))
@@ -72,9 +74,9 @@ func (s *Schedule) Shapes() []Shape {
 	var out []Shape
 	seen := map[Shape]bool{}
 	for _, c := range s.Cells {
-		if !seen[c.Shape()] {
-			seen[c.Shape()] = true
-			out = append(out, c.Shape())
+		if sh := shapeOf(c); !seen[sh] {
+			seen[sh] = true
+			out = append(out, sh)
 		}
 	}
 	return out

@@ -3,11 +3,13 @@ package ladder
 import (
 	"slices"
 	"testing"
+
+	"github.com/fastpathlab/fplab/results/cell"
 )
 
 func scheduleSpec(seed uint64) *Spec {
 	return &Spec{
-		Path: knownPaths, Format: []string{"json", "raw"}, Batch: []int{8192}, Brokers: []int{1, 3},
+		Path: cell.Paths(), Format: []string{"json", "raw"}, Batch: []int{8192}, Brokers: []int{1, 3},
 		Alloc: []string{"go"}, CRC: []string{"off"}, Cluster: []string{"embedded"},
 		Records: 10, Repetitions: 4, Warmup: 2, Seed: seed,
 		Calibrate: map[string]string{"path": "fast", "format": "raw"},

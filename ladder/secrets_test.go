@@ -7,12 +7,14 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/fastpathlab/fplab/results/cell"
 )
 
 func TestRungArgsHoldNoSecret(t *testing.T) {
 	s := &Spec{Partitions: 1, Records: 10, Seed: 1, Schema: "bid", Timeout: 10 * time.Second,
 		ClusterProps: map[string]string{"security.protocol": "SASL_SSL", "sasl.password": "pw-Alpha", "ssl.key.password": "pw-Bravo"}}
-	e := Entry{Cell: Cell{Path: "fast", Format: "json", Batch: 8, Brokers: 1, Alloc: "go", CRC: "off", Cluster: "external"}}
+	e := Entry{Cell: cell.Cell{Path: "fast", Format: "json", Batch: 8, Brokers: 1, Alloc: "go", Cluster: "external"}}
 	args := strings.Join(rungArgs(s, e, []string{"k:9093"}, "t", ""), " ")
 	if strings.Contains(args, "pw-") || !strings.Contains(args, "--secrets-fd 3") || !strings.Contains(args, "security.protocol=SASL_SSL") {
 		t.Errorf("argv %s: want public props, --secrets-fd 3 and no secret", args)

@@ -61,30 +61,6 @@ type Spec struct {
 	ClusterProps map[string]string `json:"cluster_props,omitempty"`
 }
 
-// Axis names in cell-name order.
-const (
-	AxisPath    = "path"
-	AxisFormat  = "format"
-	AxisBatch   = "batch"
-	AxisBrokers = "brokers"
-	AxisAlloc   = "alloc"
-	AxisCRC     = "crc"
-	AxisCluster = "cluster"
-)
-
-// Axes lists the axis names in the order they appear in a cell name.
-func Axes() []string {
-	return []string{AxisPath, AxisFormat, AxisBatch, AxisBrokers, AxisAlloc, AxisCRC, AxisCluster}
-}
-
-// Known values of the closed axes (format comes from package workloads).
-var (
-	knownPaths    = []string{"rowwise", "shallow", "fast", "franz", "java"}
-	knownAllocs   = []string{"go", "mimalloc2", "mimalloc3"}
-	knownCRC      = []string{"on", "off"}
-	knownClusters = []string{"embedded", "external", "kafka"}
-)
-
 // Defaults applied when a field is absent.
 const (
 	defaultPartitions = 6

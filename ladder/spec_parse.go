@@ -3,6 +3,7 @@ package ladder
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -12,19 +13,27 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/fastpathlab/fplab/results/cell"
 	"github.com/fastpathlab/fplab/workloads"
 )
 
 // LoadSpec reads, parses and validates the spec at path. Every error is one
 // line naming the file, the line and the field, e.g.
 //
-//	ladder: specs/x.yaml:7: batch: want a list of positive integers, got "abc"
+//	specs/x.yaml:7: batch: want a list of positive integers, got "abc"
+//
+// as a *SpecError (the CLI prefixes it with "ladder: ").
 //
 // A spec that loads without error expands to at least one cell.
 func LoadSpec(path string) (*Spec, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("ladder: read spec: %v", oneLine(err))
+		reason := err
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			reason = pe.Err
+		}
+		return nil, &SpecError{File: path, Msg: "cannot read the spec: " + oneLine(reason), Err: err}
 	}
 	return ParseSpec(path, data)
 }
@@ -44,11 +53,12 @@ func ParseSpec(name string, data []byte) (*Spec, error) {
 		s.Name = strings.TrimSuffix(filepath.Base(name), filepath.Ext(name))
 	}
 	if err := checkSpec(s); err != nil {
-		var fe *fieldError
-		if errors.As(err, &fe) {
-			return nil, fmt.Errorf("ladder: %s:%d: %s: %s", name, p.line(fe.field), fe.field, fe.msg)
+		var se *SpecError
+		if !errors.As(err, &se) {
+			se = &SpecError{Msg: err.Error(), Err: err}
 		}
-		return nil, fmt.Errorf("ladder: %s: %w", name, err)
+		se.File, se.Line = name, p.line(se.Field)
+		return nil, se
 	}
 	return s, nil
 }
@@ -69,7 +79,7 @@ func (p *specParser) line(field string) int {
 }
 
 func (p *specParser) errAt(n *yaml.Node, field, format string, args ...any) error {
-	return fmt.Errorf("ladder: %s:%d: %s: %s", p.file, n.Line, field, fmt.Sprintf(format, args...))
+	return &SpecError{File: p.file, Line: n.Line, Field: field, Msg: fmt.Sprintf(format, args...)}
 }
 
 // got renders a node for "got ..." in error messages.
@@ -90,17 +100,17 @@ func got(n *yaml.Node) string {
 func (p *specParser) parse(data []byte) (*Spec, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, fmt.Errorf("ladder: %s: %s", p.file, strings.TrimPrefix(oneLine(err), "yaml: "))
+		return nil, yamlError(p.file, err)
 	}
 	if doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 {
-		return nil, fmt.Errorf("ladder: %s: empty spec", p.file)
+		return nil, &SpecError{File: p.file, Msg: "empty spec"}
 	}
 	root := doc.Content[0]
 	if root.Kind != yaml.MappingNode {
 		return nil, p.errAt(root, "spec", "want a mapping of fields, got %s", got(root))
 	}
 	p.rootLine = root.Line
-	s := &Spec{Partitions: defaultPartitions, Schema: defaultSchema, Cluster: []string{"embedded"}}
+	s := &Spec{Partitions: defaultPartitions, Schema: defaultSchema, Cluster: []string{cell.ClusterEmbedded}}
 	seen := map[string]*yaml.Node{}
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k, v := root.Content[i], root.Content[i+1]
@@ -118,7 +128,7 @@ func (p *specParser) parse(data []byte) (*Spec, error) {
 			return nil, p.errAt(root, f, "missing (required field)")
 		}
 	}
-	if slices.Contains(s.Cluster, "external") && len(s.Bootstrap) == 0 {
+	if slices.Contains(s.Cluster, cell.ClusterExternal) && len(s.Bootstrap) == 0 {
 		return nil, p.errAt(seen["cluster"], "bootstrap", "cluster external needs a bootstrap list")
 	}
 	return s, nil
@@ -129,20 +139,20 @@ func (p *specParser) field(s *Spec, k, v *yaml.Node) error {
 	switch f := k.Value; f {
 	case "name":
 		s.Name, err = p.str(f, v)
-	case AxisPath:
-		s.Path, err = p.enumList(f, v, knownPaths)
-	case AxisFormat:
-		s.Format, err = p.enumList(f, v, formatNames())
-	case AxisBatch:
+	case cell.Path:
+		s.Path, err = p.enumList(f, v, cell.Paths())
+	case cell.Format:
+		s.Format, err = p.enumList(f, v, cell.Formats())
+	case cell.Batch:
 		s.Batch, err = p.intList(f, v, maxBatch, "every path refuses a larger batch, source/config.go")
-	case AxisBrokers:
+	case cell.Brokers:
 		s.Brokers, err = p.intList(f, v, 0, "")
-	case AxisAlloc:
-		s.Alloc, err = p.enumList(f, v, knownAllocs)
-	case AxisCRC:
-		s.CRC, err = p.enumList(f, v, knownCRC)
-	case AxisCluster:
-		s.Cluster, err = p.enumList(f, v, knownClusters)
+	case cell.Alloc:
+		s.Alloc, err = p.enumList(f, v, cell.Allocs())
+	case cell.CRC:
+		s.CRC, err = p.enumList(f, v, cell.CRCs())
+	case cell.Cluster:
+		s.Cluster, err = p.enumList(f, v, cell.Clusters())
 	case "covering":
 		s.Covering, err = p.boolean(f, v)
 	case "exclude":
@@ -181,14 +191,6 @@ func (p *specParser) field(s *Spec, k, v *yaml.Node) error {
 		return p.errAt(k, f, "unknown field (see docs/spec.md)")
 	}
 	return err
-}
-
-func formatNames() []string {
-	var out []string
-	for _, f := range workloads.Formats() {
-		out = append(out, string(f))
-	}
-	return out
 }
 
 func (p *specParser) scalar(f string, v *yaml.Node, want string) (string, error) {
@@ -425,8 +427,8 @@ func (p *specParser) axisMap(f string, v *yaml.Node) (map[string]string, error) 
 	out := map[string]string{}
 	for i := 0; i+1 < len(v.Content); i += 2 {
 		k, val := v.Content[i], v.Content[i+1]
-		if !slices.Contains(Axes(), k.Value) {
-			return nil, p.errAt(k, f, "unknown axis %q (want %s)", k.Value, strings.Join(Axes(), ", "))
+		if !slices.Contains(cell.Axes(), k.Value) {
+			return nil, p.errAt(k, f, "unknown axis %q (want %s)", k.Value, strings.Join(cell.Axes(), ", "))
 		}
 		if _, dup := out[k.Value]; dup {
 			return nil, p.errAt(k, f, "axis %q given twice", k.Value)
@@ -441,22 +443,11 @@ func (p *specParser) axisMap(f string, v *yaml.Node) (map[string]string, error) 
 }
 
 func (p *specParser) axisValue(f, axis string, v *yaml.Node) (string, error) {
-	switch axis {
-	case AxisBatch, AxisBrokers:
-		n, err := p.positive(f, v)
-		return strconv.Itoa(n), err
-	case AxisPath:
-		return p.enum(f, v, knownPaths)
-	case AxisFormat:
-		return p.enum(f, v, formatNames())
-	case AxisAlloc:
-		return p.enum(f, v, knownAllocs)
-	case AxisCRC:
-		return p.enum(f, v, knownCRC)
-	case AxisCluster:
-		return p.enum(f, v, knownClusters)
+	if known := cell.Values(axis); known != nil {
+		return p.enum(f, v, known)
 	}
-	return "", errors.New("ladder: unreachable axis " + axis)
+	n, err := p.positive(f, v)
+	return strconv.Itoa(n), err
 }
 
 func (p *specParser) exclusions(f string, v *yaml.Node) ([]map[string]string, error) {

@@ -1,12 +1,16 @@
 package ladder
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/fastpathlab/fplab/results/cell"
 )
 
 const validSpec = `name: t
@@ -96,101 +100,101 @@ func TestSpecErrors(t *testing.T) {
 	}
 	cases := []struct{ name, src, want string }{
 		{"batch not a number", with("batch", `batch: [8192, abc]`),
-			`ladder: x.yaml:4: batch: want a list of positive integers, got "abc"`},
+			`x.yaml:4: batch: want a list of positive integers, got "abc"`},
 		{"batch scalar", with("batch", `batch: 8192`),
-			`ladder: x.yaml:4: batch: want a list of positive integers, got "8192"`},
+			`x.yaml:4: batch: want a list of positive integers, got "8192"`},
 		{"batch zero", with("batch", `batch: [0]`),
-			`ladder: x.yaml:4: batch: want a list of positive integers, got "0"`},
+			`x.yaml:4: batch: want a list of positive integers, got "0"`},
 		{"empty list", with("path", `path: []`),
-			`ladder: x.yaml:2: path: want a non-empty list of values (rowwise, shallow, fast, franz, java)`},
+			`x.yaml:2: path: want a non-empty list of values (rowwise, shallow, fast, franz, java)`},
 		{"unknown path", with("path", `path: [fast, flink]`),
-			`ladder: x.yaml:2: path: unknown value "flink" (want rowwise, shallow, fast, franz, java)`},
+			`x.yaml:2: path: unknown value "flink" (want rowwise, shallow, fast, franz, java)`},
 		{"unknown format", with("format", `format: [xml]`),
-			`ladder: x.yaml:3: format: unknown value "xml" (want json, avro, protobuf, csv, raw)`},
+			`x.yaml:3: format: unknown value "xml" (want json, avro, protobuf, csv, raw)`},
 		{"unknown alloc", with("alloc", `alloc: [jemalloc]`),
-			`ladder: x.yaml:6: alloc: unknown value "jemalloc" (want go, mimalloc2, mimalloc3)`},
+			`x.yaml:6: alloc: unknown value "jemalloc" (want go, mimalloc2, mimalloc3)`},
 		{"unknown crc", with("crc", `crc: [maybe]`),
-			`ladder: x.yaml:7: crc: unknown value "maybe" (want on, off)`},
+			`x.yaml:7: crc: unknown value "maybe" (want on, off)`},
 		{"unknown cluster", with("seed", "seed: 7\ncluster: [k8s]"),
-			`ladder: x.yaml:12: cluster: unknown value "k8s" (want embedded, external, kafka)`},
+			`x.yaml:12: cluster: unknown value "k8s" (want embedded, external, kafka)`},
 		{"duplicate value", with("crc", `crc: [on, on]`),
-			`ladder: x.yaml:7: crc: value "on" listed twice`},
+			`x.yaml:7: crc: value "on" listed twice`},
 		{"unknown field", with("seed", "seed: 7\nrepetition: 3"),
-			`ladder: x.yaml:12: repetition: unknown field (see docs/spec.md)`},
+			`x.yaml:12: repetition: unknown field (see docs/spec.md)`},
 		{"duplicate field", with("seed", "seed: 7\nseed: 8"),
-			`ladder: x.yaml:12: seed: field given twice`},
+			`x.yaml:12: seed: field given twice`},
 		{"missing field", with("records", ""),
-			`ladder: x.yaml:1: records: missing (required field)`},
+			`x.yaml:1: records: missing (required field)`},
 		{"bad records", with("records", "records: -5"),
-			`ladder: x.yaml:8: records: want a positive integer, got "-5"`},
+			`x.yaml:8: records: want a positive integer, got "-5"`},
 		{"bad warmup", with("seed", "seed: 7\nwarmup: many"),
-			`ladder: x.yaml:12: warmup: want a non-negative integer, got "many"`},
+			`x.yaml:12: warmup: want a non-negative integer, got "many"`},
 		{"bad timeout", with("timeout", "timeout: 10"),
-			`ladder: x.yaml:10: timeout: want a positive duration like 90s, got "10"`},
+			`x.yaml:10: timeout: want a positive duration like 90s, got "10"`},
 		{"bad checkpoint", with("seed", "seed: 7\ncheckpoint: sometimes"),
-			`ladder: x.yaml:12: checkpoint: want a positive duration like 90s or off, got "sometimes"`},
+			`x.yaml:12: checkpoint: want a positive duration like 90s or off, got "sometimes"`},
 		{"bad seed", with("seed", "seed: -1"),
-			`ladder: x.yaml:11: seed: want a non-negative integer, got "-1"`},
+			`x.yaml:11: seed: want a non-negative integer, got "-1"`},
 		{"bad schema", with("seed", "seed: 7\nschema: ask"),
-			`ladder: x.yaml:12: schema: unknown value "ask" (want bid, bid-wide)`},
+			`x.yaml:12: schema: unknown value "ask" (want bid, bid-wide)`},
 		{"list for scalar", with("records", "records: [1]"),
-			`ladder: x.yaml:8: records: want a positive integer, got a list`},
+			`x.yaml:8: records: want a positive integer, got a list`},
 		{"exclusion unknown axis", with("seed", "seed: 7\nexclude:\n  - {colour: red}"),
-			`ladder: x.yaml:13: exclude: unknown axis "colour" (want path, format, batch, brokers, alloc, crc, cluster)`},
+			`x.yaml:13: exclude: unknown axis "colour" (want path, format, batch, brokers, alloc, crc, cluster)`},
 		{"exclusion unknown value", with("seed", "seed: 7\nexclude:\n  - {path: flink}"),
-			`ladder: x.yaml:13: exclude.path: unknown value "flink" (want rowwise, shallow, fast, franz, java)`},
+			`x.yaml:13: exclude.path: unknown value "flink" (want rowwise, shallow, fast, franz, java)`},
 		{"empty matrix", with("seed", "seed: 7\nexclude:\n  - {path: fast}"),
-			`ladder: x.yaml:12: exclude: every cell is excluded (empty matrix)`},
+			`x.yaml:12: exclude: every cell is excluded (empty matrix)`},
 		{"calibrate matches nothing", with("seed", "seed: 7\ncalibrate: {path: franz}"),
-			`ladder: x.yaml:12: calibrate: no cell of the expansion matches {path=franz}`},
+			`x.yaml:12: calibrate: no cell of the expansion matches {path=franz}`},
 		{"external without bootstrap", with("seed", "seed: 7\ncluster: [external]"),
-			`ladder: x.yaml:12: bootstrap: cluster external needs a bootstrap list`},
+			`x.yaml:12: bootstrap: cluster external needs a bootstrap list`},
 		// Limits (limits.go): every bound the lab knows, refused at load.
 		{"batch over the source bound", with("batch", `batch: [8192, 1000000000]`),
-			`ladder: x.yaml:4: batch: 1000000000 is over the bound of 1048576 (every path refuses a larger batch, source/config.go)`},
+			`x.yaml:4: batch: 1000000000 is over the bound of 1048576 (every path refuses a larger batch, source/config.go)`},
 		{"batch twice after normalisation", with("batch", `batch: [1024, 1_024]`),
-			`ladder: x.yaml:4: batch: value "1_024" is 1024, listed twice`},
+			`x.yaml:4: batch: value "1_024" is 1024, listed twice`},
 		{"brokers twice after normalisation", with("brokers", `brokers: [3, 03]`),
-			`ladder: x.yaml:5: brokers: value "03" is 3, listed twice`},
+			`x.yaml:5: brokers: value "03" is 3, listed twice`},
 		{"checkpoint twice after normalisation", with("seed", "seed: 7\ncheckpoint: [off, 1s, 1000ms]"),
-			`ladder: x.yaml:12: checkpoint: value "1000ms" is 1s, listed twice`},
+			`x.yaml:12: checkpoint: value "1000ms" is 1s, listed twice`},
 		{"repetitions over the bound", with("repetitions", "repetitions: 1000000000"),
-			`ladder: x.yaml:9: repetitions: 1000000000 is over the bound of 1000 (rounds are laid out in memory before the run starts)`},
+			`x.yaml:9: repetitions: 1000000000 is over the bound of 1000 (rounds are laid out in memory before the run starts)`},
 		{"warmup over the bound", with("seed", "seed: 7\nwarmup: 1001"),
-			`ladder: x.yaml:12: warmup: 1001 is over the bound of 1000 (rounds are laid out in memory before the run starts)`},
+			`x.yaml:12: warmup: 1001 is over the bound of 1000 (rounds are laid out in memory before the run starts)`},
 		{"records over the bound", with("records", "records: 1_000_000_000"),
-			`ladder: x.yaml:8: records: 1000000000 is over the bound of 50000000 (what the embedded broker holds in memory, ladder/limits.go)`},
+			`x.yaml:8: records: 1000000000 is over the bound of 50000000 (what the embedded broker holds in memory, ladder/limits.go)`},
 		{"partitions over the bound", with("seed", "seed: 7\npartitions: 1025"),
-			`ladder: x.yaml:12: partitions: 1025 is over the bound of 1024 (the loader and every reader refuse more)`},
+			`x.yaml:12: partitions: 1025 is over the bound of 1024 (the loader and every reader refuse more)`},
 		{"failures over the bound", with("seed", "seed: 7\ncheckpoint: 1s\nfailures: 10001"),
-			`ladder: x.yaml:13: failures: 10001 is over the bound of 10000 (the checkpoint supervisor's bound)`},
+			`x.yaml:13: failures: 10001 is over the bound of 10000 (the checkpoint supervisor's bound)`},
 		{"failures without checkpoints", with("seed", "seed: 7\nfailures: 1"),
-			`ladder: x.yaml:12: failures: 1 reader kills need checkpoints (set checkpoint to an interval, e.g. 1s)`},
+			`x.yaml:12: failures: 1 reader kills need checkpoints (set checkpoint to an interval, e.g. 1s)`},
 		{"failures with checkpoints off", with("seed", "seed: 7\ncheckpoint: [off]\nfailures: 2"),
-			`ladder: x.yaml:13: failures: 2 reader kills need checkpoints (set checkpoint to an interval, e.g. 1s)`},
+			`x.yaml:13: failures: 2 reader kills need checkpoints (set checkpoint to an interval, e.g. 1s)`},
 		{"failures beyond the records", with("records", "records: 20\ncheckpoint: 1s\nfailures: 19"),
-			`ladder: x.yaml:10: failures: 19 kills cannot be placed in 20 records (at most 18: kills land on distinct records in the first 9/10 of the corpus)`},
+			`x.yaml:10: failures: 19 kills cannot be placed in 20 records (at most 18: kills land on distinct records in the first 9/10 of the corpus)`},
 		{"java on embedded", with("path", `path: [fast, java]`),
-			`ladder: x.yaml:2: path: java runs on cluster kafka only, but cell path=java/format=json/batch=8192/brokers=1/alloc=go/crc=off is on embedded (exclude it: - {path: java, cluster: embedded})`},
+			`x.yaml:2: path: java runs on cluster kafka only, but cell path=java/format=json/batch=8192/brokers=1/alloc=go/crc=off is on embedded (exclude it: - {path: java, cluster: embedded})`},
 		{"java on external", strings.NewReplacer("path: [fast]", "path: [java]", "seed: 7", "seed: 7\ncluster: [external]\nbootstrap: [k:9092]").Replace(validSpec),
-			`ladder: x.yaml:2: path: java runs on cluster kafka only, but cell path=java/format=json/batch=8192/brokers=1/alloc=go/crc=off/cluster=external is on external (exclude it: - {path: java, cluster: external})`},
+			`x.yaml:2: path: java runs on cluster kafka only, but cell path=java/format=json/batch=8192/brokers=1/alloc=go/crc=off/cluster=external is on external (exclude it: - {path: java, cluster: external})`},
 		{"java checkpointing", strings.NewReplacer("path: [fast]", "path: [java]", "seed: 7", "seed: 7\ncluster: [kafka]\ncheckpoint: [off, 1s]").Replace(validSpec),
-			`ladder: x.yaml:13: checkpoint: path java cannot checkpoint (it only counts records), but cell path=java/format=json/batch=8192/brokers=1/alloc=go/crc=off/cluster=kafka/ckpt=1s does`},
+			`x.yaml:13: checkpoint: path java cannot checkpoint (it only counts records), but cell path=java/format=json/batch=8192/brokers=1/alloc=go/crc=off/cluster=kafka/ckpt=1s does`},
 		{"embedded brokers over the bound", with("brokers", "brokers: [3, 10]"),
-			`ladder: x.yaml:5: brokers: 10 brokers is over the embedded cluster's bound of 9 (cell path=fast/format=json/batch=8192/brokers=10/alloc=go/crc=off)`},
+			`x.yaml:5: brokers: 10 brokers is over the embedded cluster's bound of 9 (cell path=fast/format=json/batch=8192/brokers=10/alloc=go/crc=off)`},
 		{"broker kill with checkpoints", strings.NewReplacer("brokers: [1]", "brokers: [3]", "seed: 7", "seed: 7\ncluster: [kafka]\ncheckpoint: 1s\nbroker_kill: {path: fast}").Replace(validSpec),
-			`ladder: x.yaml:14: broker_kill: selects path=fast/format=json/batch=8192/brokers=3/alloc=go/crc=off/cluster=kafka/ckpt=1s/fault=kill, but a broker kill cell cannot also checkpoint (rung refuses it; checkpoint is not an axis to exclude)`},
+			`x.yaml:14: broker_kill: selects path=fast/format=json/batch=8192/brokers=3/alloc=go/crc=off/cluster=kafka/ckpt=1s/fault=kill, but a broker kill cell cannot also checkpoint (rung refuses it; checkpoint is not an axis to exclude)`},
 		{"too many cells", strings.NewReplacer("batch: [8192]", "batch: ["+intRange(1, 5001)+"]", "format: [json]", "format: [json, avro, protobuf, csv, raw]",
 			"path: [fast]", "path: [rowwise, shallow, fast, franz]").Replace(validSpec),
-			`ladder: x.yaml:1: spec: the axes multiply to more than 100000 cells (the lab's bound on one spec)`},
+			`x.yaml:1: spec: the axes multiply to more than 100000 cells (the lab's bound on one spec)`},
 		{"too many child runs", strings.NewReplacer("batch: [8192]", "batch: ["+intRange(1, 998)+"]", "repetitions: 2", "repetitions: 1000\nwarmup: 1").Replace(validSpec),
-			`ladder: x.yaml:9: repetitions: 998 cells plus the A/A pair over 1001 rounds are 1001000 child runs, more than the lab's bound of 1000000`},
+			`x.yaml:9: repetitions: 998 cells plus the A/A pair over 1001 rounds are 1001000 child runs, more than the lab's bound of 1000000`},
 		{"not a mapping", "- a\n- b\n",
-			`ladder: x.yaml:1: spec: want a mapping of fields, got a list`},
+			`x.yaml:1: spec: want a mapping of fields, got a list`},
 		{"empty", "",
-			`ladder: x.yaml: empty spec`},
+			`x.yaml: empty spec`},
 		{"yaml syntax", "path: [fast\n",
-			`ladder: x.yaml: line 1: did not find expected ',' or ']'`},
+			`x.yaml:1: did not find expected ',' or ']'`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -208,13 +212,19 @@ func TestSpecErrors(t *testing.T) {
 			if strings.Contains(err.Error(), "\n") {
 				t.Errorf("error is not one line: %q", err)
 			}
+			var se *SpecError
+			if !errors.As(err, &se) || se.File != "x.yaml" || !strings.HasPrefix(c.want, se.Pos()+": ") {
+				t.Errorf("error %v is not a *SpecError at the position it names (%+v)", err, se)
+			}
 		})
 	}
 }
 
 func TestLoadSpecMissingFile(t *testing.T) {
-	_, err := LoadSpec(filepath.Join(t.TempDir(), "nope.yaml"))
-	if err == nil || !strings.HasPrefix(err.Error(), "ladder: read spec: ") {
+	path := filepath.Join(t.TempDir(), "nope.yaml")
+	_, err := LoadSpec(path)
+	var se *SpecError
+	if err == nil || err.Error() != path+": cannot read the spec: no such file or directory" || !errors.As(err, &se) || !errors.Is(err, fs.ErrNotExist) {
 		t.Fatalf("err = %v", err)
 	}
 }
@@ -246,8 +256,8 @@ func TestShippedSpecs(t *testing.T) {
 		t.Errorf("smoke does not cover %v", missing)
 	}
 	all := knownAxisValues()
-	for _, a := range Axes() {
-		if a == AxisBatch || a == AxisBrokers {
+	for _, a := range cell.Axes() {
+		if a == cell.Batch || a == cell.Brokers {
 			continue
 		}
 		if got := axisValuesOf(smoke, a); len(got) != len(all[a]) {
@@ -272,8 +282,8 @@ func TestShippedSpecs(t *testing.T) {
 
 func knownAxisValues() map[string][]string {
 	return map[string][]string{
-		AxisPath: goPaths(), AxisFormat: formatNames(), AxisAlloc: knownAllocs,
-		AxisCRC: knownCRC, AxisCluster: {"embedded"},
+		cell.Path: goPaths(), cell.Format: cell.Formats(), cell.Alloc: cell.Allocs(),
+		cell.CRC: cell.CRCs(), cell.Cluster: {"embedded"},
 	}
 }
 

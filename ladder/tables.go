@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/fastpathlab/fplab/results"
+	"github.com/fastpathlab/fplab/results/cell"
 )
 
 // writeTables renders the benchstat tables of the run; package results owns
@@ -14,10 +15,10 @@ func writeTables(dir string, rows []results.Row) error {
 
 // noiseNote summarises the A/A calibration of rec/s for the progress output,
 // or returns "" when the pair has no OK rows yet.
-func noiseNote(rows []results.Row, cal Cell) string {
+func noiseNote(rows []results.Row, cal cell.Cell) string {
 	a, b := cal, cal
-	a.Tag, b.Tag = "aa=a", "aa=b"
-	n, err := results.NoiseFloor(rows, a.Name(), b.Name(), "rec/s")
+	a.AA, b.AA = "a", "b"
+	n, err := results.NoiseFloor(rows, a.Name(), b.Name(), results.UnitRecPerSec)
 	if err != nil {
 		return ""
 	}

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fastpathlab/fplab/ladder/rung"
+	"github.com/fastpathlab/fplab/ladder/rungargs"
 )
 
 // TestChildWrapper: with FPLAB_CHILD_WRAPPER set, the child runs through
@@ -20,12 +20,12 @@ func TestChildWrapper(t *testing.T) {
 	wrapper := filepath.Join(dir, "wrap.sh")
 	// Under qemu-test.sh a wrapper is already in force: the script chains
 	// to it so the arm64 child still runs.
-	prev := os.Getenv(rung.WrapperEnv)
+	prev := os.Getenv(rungargs.WrapperEnv)
 	script := "#!/bin/sh\necho \"$@\" > " + mark + "\nexec " + prev + " \"$@\"\n"
 	if err := os.WriteFile(wrapper, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	t.Setenv(rung.WrapperEnv, wrapper)
+	t.Setenv(rungargs.WrapperEnv, wrapper)
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)

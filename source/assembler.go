@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/fastpathlab/fplab/source/consume"
 )
 
 // assembler is the bookkeeping every path shares: where each partition
@@ -19,8 +21,8 @@ type assembler struct {
 	pos       []int64
 	stop      []int64
 	remaining int
-	out       Batch
-	stats     Stats
+	out       consume.Batch
+	stats     consume.Stats
 	// lastProgress is when a message last arrived (stall detection).
 	lastProgress time.Time
 }
@@ -85,7 +87,7 @@ func (a *assembler) rows() int  { return len(a.parts) }
 // emit wraps the finished record batch with its positions and advances the
 // split state to the consumed positions (failed parses included: they were
 // read and must not be read again after a restore).
-func (a *assembler) emit(rec arrow.RecordBatch) *Batch {
+func (a *assembler) emit(rec arrow.RecordBatch) *consume.Batch {
 	a.out.Rec = rec
 	a.out.Partitions = append(a.out.Partitions[:0], a.parts...)
 	a.out.Offsets = append(a.out.Offsets[:0], a.offs...)
@@ -103,7 +105,7 @@ func (a *assembler) emit(rec arrow.RecordBatch) *Batch {
 func (a *assembler) parseFailed(p int32, off int64, err error) {
 	a.stats.ParseFailures++
 	if a.stats.FirstParseFailure == nil {
-		a.stats.FirstParseFailure = &ParseFailure{Partition: p, Offset: off, Err: err}
+		a.stats.FirstParseFailure = &consume.ParseFailure{Partition: p, Offset: off, Err: err}
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/fastpathlab/fplab/alloc"
 	"github.com/fastpathlab/fplab/source"
+	"github.com/fastpathlab/fplab/source/consume"
 	"github.com/fastpathlab/fplab/workloads"
 )
 
@@ -34,7 +35,7 @@ func TestConsumeUnderThreadChurn(t *testing.T) {
 	}()
 	mem := alloc.Checked()
 	for i := 0; i < 3; i++ {
-		for _, p := range []source.Path{source.PathFast, source.PathShallow} {
+		for _, p := range []consume.Path{consume.PathFast, consume.PathShallow} {
 			st, _ := drain(t, source.Config{
 				Path: p, Bootstrap: bootstrap(t), Topic: topic, Partitions: testParts,
 				Batch: 256, Codec: codec, Mem: mem, Timeout: 20 * time.Second,

@@ -8,36 +8,13 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
 
+	"github.com/fastpathlab/fplab/source/consume"
 	"github.com/fastpathlab/fplab/workloads"
 )
 
-// Path names a consume path.
-type Path string
-
-// The consume paths, from least to most native, plus the franz-go peer.
-const (
-	PathRowwise Path = "rowwise"
-	PathShallow Path = "shallow"
-	PathFast    Path = "fast"
-	PathFranz   Path = "franz"
-)
-
-// Paths lists every path this package implements.
-func Paths() []Path { return []Path{PathRowwise, PathShallow, PathFast, PathFranz} }
-
-// ParsePath checks a path name.
-func ParsePath(s string) (Path, error) {
-	for _, p := range Paths() {
-		if string(p) == s {
-			return p, nil
-		}
-	}
-	return "", fmt.Errorf("source: unknown path %q (want rowwise, shallow, fast or franz)", s)
-}
-
 // Config is what every reader needs.
 type Config struct {
-	Path      Path
+	Path      consume.Path
 	Bootstrap []string
 	// Props are extra client properties (librdkafka names) passed through
 	// to the librdkafka paths untouched, e.g. security settings of an
@@ -71,7 +48,7 @@ var limits = struct {
 }{1, 1 << 20, 1, 1024, 100 * time.Millisecond, time.Hour}
 
 func (c *Config) validate() error {
-	if _, err := ParsePath(string(c.Path)); err != nil {
+	if _, err := consume.ParsePath(string(c.Path)); err != nil {
 		return err
 	}
 	switch {
@@ -143,8 +120,8 @@ func librdkafkaConfig(c *Config) map[string]string {
 }
 
 // ClientOf names the client library and version a path runs on.
-func ClientOf(p Path) string {
-	if p == PathFranz {
+func ClientOf(p consume.Path) string {
+	if p == consume.PathFranz {
 		return "franz-go"
 	}
 	_, v := kafka.LibraryVersion()

@@ -8,6 +8,8 @@ import (
 
 	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
 
+	"github.com/fastpathlab/fplab/source/consume"
+	"github.com/fastpathlab/fplab/source/internal/drain"
 	"github.com/fastpathlab/fplab/workloads"
 )
 
@@ -17,7 +19,7 @@ import (
 type fastReader struct {
 	cfg *Config
 	rdk *rdkConsumer
-	dr  *drain
+	dr  *drain.Drain
 	col workloads.Columnar
 	a   *assembler
 	// the current drain and the cursor into it
@@ -33,7 +35,7 @@ func openFast(cfg *Config) (*fastReader, error) {
 	if err != nil {
 		return nil, err
 	}
-	dr, err := newDrain(rdk.c, cfg.Batch)
+	dr, err := drain.New(rdk.c, cfg.Batch)
 	if err != nil {
 		rdk.c.Close()
 		return nil, err
@@ -45,7 +47,7 @@ func openFast(cfg *Config) (*fastReader, error) {
 	}, nil
 }
 
-func (r *fastReader) Next(ctx context.Context) (*Batch, error) {
+func (r *fastReader) Next(ctx context.Context) (*consume.Batch, error) {
 	a := r.a
 	for {
 		for r.i < len(r.ends) {
@@ -136,18 +138,18 @@ func (r *fastReader) decodeRun() error {
 
 // drainOnce is one cgo crossing.
 func (r *fastReader) drainOnce() error {
-	n, err := r.dr.run(100)
+	n, err := r.dr.Run(100)
 	r.a.stats.Crossings++
 	if err != nil {
 		return err
 	}
-	if nerr, code := r.dr.errs(); nerr > 0 {
+	if nerr, code := r.dr.Errs(); nerr > 0 {
 		if !transient(code) {
 			return fmt.Errorf("source: fast: librdkafka: %v", kafka.NewError(code, "", false))
 		}
 		r.a.stats.ConsumerErrors += int64(nerr)
 	}
-	r.buf, r.ends, r.parts, r.offs = r.dr.views()
+	r.buf, r.ends, r.parts, r.offs = r.dr.Views()
 	r.i = 0
 	if n == 0 {
 		return r.a.stalled(r.cfg.Timeout)
@@ -157,13 +159,13 @@ func (r *fastReader) drainOnce() error {
 	return nil
 }
 
-func (r *fastReader) Stats() Stats { return r.a.stats }
+func (r *fastReader) Stats() consume.Stats { return r.a.stats }
 
-func (r *fastReader) Assertions() (Assertions, error) { return r.rdk.assertions() }
+func (r *fastReader) Assertions() (consume.Assertions, error) { return r.rdk.assertions() }
 
 func (r *fastReader) Close() error {
 	r.col.Release()
-	r.dr.close()
+	r.dr.Close()
 	r.buf, r.ends, r.parts, r.offs = nil, nil, nil, nil
 	return r.rdk.c.Close()
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kgo"
 
+	"github.com/fastpathlab/fplab/source/consume"
 	"github.com/fastpathlab/fplab/workloads"
 )
 
@@ -61,7 +62,7 @@ func openFranz(ctx context.Context, cfg *Config) (*franzReader, error) {
 	}, nil
 }
 
-func (r *franzReader) Next(ctx context.Context) (*Batch, error) {
+func (r *franzReader) Next(ctx context.Context) (*consume.Batch, error) {
 	a := r.a
 	for {
 		for r.iter != nil && !r.iter.Done() {
@@ -124,16 +125,16 @@ func (r *franzReader) poll(ctx context.Context) error {
 	return nil
 }
 
-func (r *franzReader) Stats() Stats { return r.a.stats }
+func (r *franzReader) Stats() consume.Stats { return r.a.stats }
 
 // Assertions reads the CRC setting back from the running client.
-func (r *franzReader) Assertions() (Assertions, error) {
+func (r *franzReader) Assertions() (consume.Assertions, error) {
 	v, ok := r.cl.OptValue(kgo.DisableFetchCRCValidation).(bool)
 	if !ok {
-		return Assertions{}, fmt.Errorf("source: franz: cannot read back DisableFetchCRCValidation")
+		return consume.Assertions{}, fmt.Errorf("source: franz: cannot read back DisableFetchCRCValidation")
 	}
-	return Assertions{
-		Client:          ClientOf(PathFranz),
+	return consume.Assertions{
+		Client:          ClientOf(consume.PathFranz),
 		CheckCRCs:       !v,
 		CheckCRCsSource: fmt.Sprintf("kgo Client.OptValue(DisableFetchCRCValidation) = %v", v),
 	}, nil

@@ -13,6 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/fastpathlab/fplab/source"
+	"github.com/fastpathlab/fplab/source/consume"
 	"github.com/fastpathlab/fplab/workloads"
 )
 
@@ -40,7 +41,7 @@ func TestNoLibrdkafkaLinesOnStderr(t *testing.T) {
 	if stderr.Len() != 0 {
 		t.Errorf("librdkafka wrote to stderr:\n%s", stderr.String())
 	}
-	for _, p := range []source.Path{source.PathRowwise, source.PathShallow, source.PathFast} {
+	for _, p := range []consume.Path{consume.PathRowwise, consume.PathShallow, consume.PathFast} {
 		if want := fmt.Sprintf("path=%s: source: metadata from 127.0.0.1:1:", p); !strings.Contains(stdout.String(), want) {
 			t.Errorf("child output lacks %q:\n%s", want, stdout.String())
 		}
@@ -52,7 +53,7 @@ func TestNoLibrdkafkaLinesOnStderr(t *testing.T) {
 func logChild() {
 	s, _ := workloads.SchemaByName("bid")
 	codec, _ := workloads.NewCodec(workloads.FormatJSON, s)
-	for _, p := range []source.Path{source.PathRowwise, source.PathShallow, source.PathFast} {
+	for _, p := range []consume.Path{consume.PathRowwise, consume.PathShallow, consume.PathFast} {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		r, err := source.Open(ctx, source.Config{
 			Path: p, Bootstrap: []string{"127.0.0.1:1"}, Topic: "t", Partitions: 1, Batch: 8,

@@ -13,6 +13,7 @@ import (
 
 	"github.com/fastpathlab/fplab/clusters"
 	"github.com/fastpathlab/fplab/source"
+	"github.com/fastpathlab/fplab/source/consume"
 	"github.com/fastpathlab/fplab/workloads"
 )
 
@@ -42,7 +43,7 @@ func TestCorruptRecordIsLocated(t *testing.T) {
 	if _, err := clusters.Load(ctx, clusters.Cluster{Bootstrap: bootstrap(t)}, topic, testParts, testRecords, msg); err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range source.Paths() {
+	for _, p := range consume.Paths() {
 		t.Run(string(p), func(t *testing.T) {
 			r, err := source.Open(ctx, source.Config{
 				Path: p, Bootstrap: bootstrap(t), Topic: topic, Partitions: testParts, Batch: 256,

@@ -8,6 +8,7 @@ import (
 
 	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
 
+	"github.com/fastpathlab/fplab/source/consume"
 	"github.com/fastpathlab/fplab/workloads"
 )
 
@@ -25,7 +26,7 @@ type pollReader struct {
 type pollDecoder interface {
 	take(a *assembler, p int32, off int64, value []byte) error
 	pending() int
-	flush(a *assembler) (*Batch, error)
+	flush(a *assembler) (*consume.Batch, error)
 	release()
 }
 
@@ -38,7 +39,7 @@ func openPoll(cfg *Config, dec pollDecoder) (*pollReader, error) {
 	return &pollReader{cfg: cfg, rdk: rdk, a: newAssembler(cfg.Batch, rdk.start, rdk.stop), dec: dec}, nil
 }
 
-func (r *pollReader) Next(ctx context.Context) (*Batch, error) {
+func (r *pollReader) Next(ctx context.Context) (*consume.Batch, error) {
 	a := r.a
 	for {
 		if r.dec.pending() >= r.cfg.Batch || (a.done() && r.dec.pending() > 0) {
@@ -87,9 +88,9 @@ func (r *pollReader) Next(ctx context.Context) (*Batch, error) {
 	}
 }
 
-func (r *pollReader) Stats() Stats                    { return r.a.stats }
-func (r *pollReader) Assertions() (Assertions, error) { return r.rdk.assertions() }
-func (r *pollReader) Close() error                    { r.dec.release(); return r.rdk.c.Close() }
+func (r *pollReader) Stats() consume.Stats                    { return r.a.stats }
+func (r *pollReader) Assertions() (consume.Assertions, error) { return r.rdk.assertions() }
+func (r *pollReader) Close() error                            { r.dec.release(); return r.rdk.c.Close() }
 
 // shallowDecoder collects the payloads confluent-kafka-go hands over and
 // decodes them column-wise once per batch.
@@ -109,7 +110,7 @@ func (d *shallowDecoder) take(_ *assembler, p int32, off int64, v []byte) error 
 
 func (d *shallowDecoder) pending() int { return len(d.values) }
 
-func (d *shallowDecoder) flush(a *assembler) (*Batch, error) {
+func (d *shallowDecoder) flush(a *assembler) (*consume.Batch, error) {
 	for i, v := range d.values {
 		if err := d.col.Append(v); err != nil {
 			if !errors.Is(err, workloads.ErrParse) {
@@ -156,7 +157,7 @@ func (d *rowwiseDecoder) take(a *assembler, p int32, off int64, v []byte) error 
 
 func (d *rowwiseDecoder) pending() int { return len(d.rows) }
 
-func (d *rowwiseDecoder) flush(a *assembler) (*Batch, error) {
+func (d *rowwiseDecoder) flush(a *assembler) (*consume.Batch, error) {
 	for i := range d.rows {
 		d.rb.Add(&d.rows[i])
 		a.added(d.parts[i], d.offs[i], d.sizes[i])

@@ -6,6 +6,9 @@ import (
 	"time"
 
 	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
+
+	"github.com/fastpathlab/fplab/source/consume"
+	"github.com/fastpathlab/fplab/source/internal/drain"
 )
 
 // rdkConsumer is a confluent-kafka-go consumer set up the one way every
@@ -112,13 +115,13 @@ func (r *rdkConsumer) watermarks(cfg *Config, ms int) (lo, hi []int64, err error
 }
 
 // assertions reads back what librdkafka actually runs with.
-func (r *rdkConsumer) assertions() (Assertions, error) {
-	v, err := effectiveConf(r.c, "check.crcs")
+func (r *rdkConsumer) assertions() (consume.Assertions, error) {
+	v, err := drain.Conf(r.c, "check.crcs")
 	if err != nil {
-		return Assertions{}, err
+		return consume.Assertions{}, err
 	}
-	return Assertions{
-		Client:          ClientOf(PathFast),
+	return consume.Assertions{
+		Client:          ClientOf(consume.PathFast),
 		CheckCRCs:       v == "true",
 		CheckCRCsSource: "rd_kafka_conf_get(rd_kafka_conf(rk), \"check.crcs\") = " + v,
 	}, nil

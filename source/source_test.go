@@ -15,6 +15,7 @@ import (
 	"github.com/fastpathlab/fplab/clusters"
 	"github.com/fastpathlab/fplab/clusters/clusterstest"
 	"github.com/fastpathlab/fplab/source"
+	"github.com/fastpathlab/fplab/source/consume"
 	"github.com/fastpathlab/fplab/workloads"
 )
 
@@ -73,7 +74,7 @@ func corpus(t *testing.T, f workloads.Format) (*workloads.Corpus, workloads.Code
 }
 
 // drain reads a whole topic and checks every batch against the corpus.
-func drain(t *testing.T, cfg source.Config, c *workloads.Corpus) (source.Stats, [][]int64) {
+func drain(t *testing.T, cfg source.Config, c *workloads.Corpus) (consume.Stats, [][]int64) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -122,7 +123,7 @@ func drain(t *testing.T, cfg source.Config, c *workloads.Corpus) (source.Stats, 
 
 func TestPathsReadEveryRecordOnce(t *testing.T) {
 	for _, f := range workloads.Formats() {
-		for _, p := range source.Paths() {
+		for _, p := range consume.Paths() {
 			for _, crc := range []bool{false, true} {
 				if crc && f != workloads.FormatRaw {
 					continue // crc is independent of the format
@@ -151,11 +152,11 @@ func TestPathsReadEveryRecordOnce(t *testing.T) {
 						t.Errorf("final split state %v sums to %d, want %d", last, sum, testRecords)
 					}
 					switch p {
-					case source.PathFast:
+					case consume.PathFast:
 						if st.Polls != 0 || st.NonEmpty == 0 || st.Records/st.NonEmpty < 16 {
 							t.Errorf("fast path: %d polls, %d non-empty crossings for %d records", st.Polls, st.NonEmpty, st.Records)
 						}
-					case source.PathRowwise, source.PathShallow:
+					case consume.PathRowwise, consume.PathShallow:
 						if st.Polls < st.Records || st.Crossings != 0 {
 							t.Errorf("%s: %d polls, %d crossings for %d records", p, st.Polls, st.Crossings, st.Records)
 						}
@@ -168,7 +169,7 @@ func TestPathsReadEveryRecordOnce(t *testing.T) {
 
 func TestCRCReadBack(t *testing.T) {
 	_, codec, topic := corpus(t, workloads.FormatRaw)
-	for _, p := range source.Paths() {
+	for _, p := range consume.Paths() {
 		for _, crc := range []bool{false, true} {
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			r, err := source.Open(ctx, source.Config{
@@ -195,12 +196,12 @@ func TestCRCReadBack(t *testing.T) {
 func TestRestoreFromSplitState(t *testing.T) {
 	c, codec, topic := corpus(t, workloads.FormatJSON)
 	base := source.Config{
-		Path: source.PathFast, Bootstrap: bootstrap(t), Topic: topic, Partitions: testParts,
+		Path: consume.PathFast, Bootstrap: bootstrap(t), Topic: topic, Partitions: testParts,
 		Batch: 1000, Codec: codec, Mem: memory.NewGoAllocator(), Timeout: 20 * time.Second,
 	}
 	_, splits := drain(t, base, c)
 	mid := splits[1] // state after the second batch
-	for _, p := range source.Paths() {
+	for _, p := range consume.Paths() {
 		cfg := base
 		cfg.Path = p
 		cfg.Start = mid
@@ -218,7 +219,7 @@ func TestRestoreFromSplitState(t *testing.T) {
 func TestBadInput(t *testing.T) {
 	_, codec, _ := corpus(t, workloads.FormatJSON)
 	ok := source.Config{
-		Path: source.PathFast, Bootstrap: bootstrap(t), Topic: "t", Partitions: testParts,
+		Path: consume.PathFast, Bootstrap: bootstrap(t), Topic: "t", Partitions: testParts,
 		Batch: 10, Codec: codec, Mem: memory.NewGoAllocator(), Timeout: 3 * time.Second,
 	}
 	cases := []struct {
@@ -230,9 +231,9 @@ func TestBadInput(t *testing.T) {
 		{"unknown path", func(c *source.Config) { c.Path = "slow" }, "unknown path"},
 		{"fixed prop", func(c *source.Config) { c.Props = map[string]string{"check.crcs": "true"} }, "cannot be overridden"},
 		{"missing topic fast", func(c *source.Config) { c.Topic = "no-such-topic" }, "does not exist"},
-		{"missing topic franz", func(c *source.Config) { c.Path = source.PathFranz; c.Topic = "no-such-topic" }, "does not exist"},
+		{"missing topic franz", func(c *source.Config) { c.Path = consume.PathFranz; c.Topic = "no-such-topic" }, "does not exist"},
 		{"unreachable", func(c *source.Config) { c.Bootstrap = []string{"127.0.0.1:1"} }, "source:"},
-		{"unreachable franz", func(c *source.Config) { c.Path = source.PathFranz; c.Bootstrap = []string{"127.0.0.1:1"} }, "source:"},
+		{"unreachable franz", func(c *source.Config) { c.Path = consume.PathFranz; c.Bootstrap = []string{"127.0.0.1:1"} }, "source:"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

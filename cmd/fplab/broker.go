@@ -3,13 +3,13 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
+	"io"
 
 	"github.com/fastpathlab/fplab/clusters"
 )
 
-func runBroker(ctx context.Context, args []string) error {
-	fs := newFlags("broker")
+func runBroker(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("broker", stderr)
 	brokers := fs.Int("brokers", 1, "number of brokers (1..9)")
 	parts := fs.Int("partitions", 6, "default partitions of auto-created topics")
 	if err := fs.Parse(args); err != nil {
@@ -20,5 +20,5 @@ func runBroker(ctx context.Context, args []string) error {
 	}
 	ctx, cancel := clusters.ContextUntilStdinEOF(ctx)
 	defer cancel()
-	return clusters.RunEmbedded(ctx, *brokers, *parts, os.Stdout)
+	return clusters.RunEmbedded(ctx, *brokers, *parts, stdout)
 }

@@ -3,7 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
+	"io"
 
 	"github.com/fastpathlab/fplab/results"
 )
@@ -12,8 +12,8 @@ import (
 // a metric regressed significantly past the threshold, or when the
 // comparison is incomplete: NEW (or OLD) measured nothing, or NEW lacks
 // cells OLD measured (results.Comparison.Complete).
-func runCompare(_ context.Context, args []string) error {
-	fs := newFlags("compare")
+func runCompare(_ context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("compare", stderr)
 	threshold := fs.Float64("threshold", results.DefaultThreshold, "regression threshold as a fraction (0.05 = 5%)")
 	force := fs.Bool("force", false, "compare runs from different host fingerprints")
 	if err := fs.Parse(args); err != nil {
@@ -37,7 +37,7 @@ func runCompare(_ context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := cmp.WriteText(os.Stdout); err != nil {
+	if err := cmp.WriteText(stdout); err != nil {
 		return err
 	}
 	// A run that measured nothing has no regressions: say so before the

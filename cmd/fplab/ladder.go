@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
+	"io"
 	"path/filepath"
 	"time"
 
 	"github.com/fastpathlab/fplab/ladder"
 	"github.com/fastpathlab/fplab/results"
-	"github.com/fastpathlab/fplab/results/report"
+	"github.com/fastpathlab/fplab/report"
 )
 
 // runLadder runs (or resumes) a spec, then writes the report with its
@@ -21,8 +21,8 @@ import (
 // directory held by another ladder (ladder.ErrLocked) are one line on
 // stderr and exit 1. A held directory is left alone: no report is written
 // into it and it is not printed, since this ladder kept nothing there.
-func runLadder(ctx context.Context, args []string) error {
-	fs := newFlags("ladder")
+func runLadder(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("ladder", stderr)
 	var (
 		spec       = fs.String("spec", "ladder/specs/default.yaml", "spec file (YAML)")
 		resume     = fs.String("resume", "", "finish the killed run in this run directory instead of starting one")
@@ -39,7 +39,7 @@ func runLadder(ctx context.Context, args []string) error {
 	if fs.NArg() > 0 {
 		return fmt.Errorf("ladder: unexpected argument %q", fs.Arg(0))
 	}
-	opt := ladder.Options{SpecPath: *spec, BinDir: *binDir, Root: *root, BrokerCPUs: *brokerCPUs, CellCPUs: *cellCPUs, Profile: *prof}
+	opt := ladder.Options{SpecPath: *spec, BinDir: *binDir, Root: *root, Progress: stderr, BrokerCPUs: *brokerCPUs, CellCPUs: *cellCPUs, Profile: *prof}
 	var dir string
 	var err error
 	if *resume != "" {
@@ -47,11 +47,17 @@ func runLadder(ctx context.Context, args []string) error {
 	} else {
 		dir, err = ladder.Run(ctx, opt)
 	}
+	var se *ladder.SpecError
+	if errors.As(err, &se) {
+		// Spec errors are positioned data without a prefix; the CLI names
+		// the command that refused the spec.
+		err = fmt.Errorf("ladder: %w", err)
+	}
 	if dir != "" && !errors.Is(err, ladder.ErrLocked) {
 		if _, rerr := report.Write(dir, report.Options{BudgetMs: *budget}); rerr != nil && err == nil {
 			err = rerr
 		}
-		defer fmt.Println(dir)
+		defer fmt.Fprintln(stdout, dir)
 	}
 	return err
 }
@@ -59,8 +65,8 @@ func runLadder(ctx context.Context, args []string) error {
 // runReport (re)writes the report and plots of a run directory, or merges
 // several runs (an x86 and an ARM host, say) into one report with arch as a
 // column.
-func runReport(_ context.Context, args []string) error {
-	fs := newFlags("report")
+func runReport(_ context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("report", stderr)
 	budget := fs.Float64("budget-ms", 100, "checkpoint p99 budget for the knee")
 	out := fs.String("out", "", "merged report directory (default results/runs/<UTC stamp>-merged)")
 	force := fs.Bool("force", false, "merge runs of different specs, or of the same arch")
@@ -85,6 +91,6 @@ func runReport(_ context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintln(os.Stdout, path)
+	fmt.Fprintln(stdout, path)
 	return nil
 }

@@ -3,10 +3,12 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
+	"io"
+	"strings"
 	"time"
 
 	"github.com/fastpathlab/fplab/clusters"
+	"github.com/fastpathlab/fplab/results/cell"
 	"github.com/fastpathlab/fplab/workloads"
 )
 
@@ -17,11 +19,11 @@ const probeTimeout = 10 * time.Second
 
 // runLoad loads a corpus into a cluster (what the ladder does once per
 // format and cluster), for manual cells and debugging.
-func runLoad(ctx context.Context, args []string) error {
-	fs := newFlags("load")
+func runLoad(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("load", stderr)
 	var (
 		bootstrap = fs.String("bootstrap", "", "bootstrap servers, host:port[,host:port...]")
-		format    = fs.String("format", "json", "message format: json, avro, protobuf, csv or raw")
+		format    = fs.String("format", cell.FormatJSON, "message format: "+strings.Join(cell.Formats(), ", "))
 		schema    = fs.String("schema", "bid", "corpus schema: bid or bid-wide")
 		records   = fs.Int("records", 100000, "record count")
 		seed      = fs.Uint64("seed", 1, "corpus seed")
@@ -80,8 +82,8 @@ func runLoad(ctx context.Context, args []string) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(os.Stderr, "load: %d records, %d bytes in %v (%.0f rec/s)\n", st.Records, st.Bytes, st.Duration.Round(time.Millisecond), st.RecordsPerSec())
+		fmt.Fprintf(stderr, "load: %d records, %d bytes in %v (%.0f rec/s)\n", st.Records, st.Bytes, st.Duration.Round(time.Millisecond), st.RecordsPerSec())
 	}
-	fmt.Println(name)
+	fmt.Fprintln(stdout, name)
 	return nil
 }

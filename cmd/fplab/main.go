@@ -1,6 +1,7 @@
 // Command fplab is Fastpath Lab's one CLI: it runs ladders of consume
 // cells, one cell (rung), an embedded broker, and the reports over runs.
-// It is the only place that parses flags.
+// It parses every subcommand's flags except rung's, which ladder/rungargs
+// parses (the inverse of the argv the ladder writes for a child).
 package main
 
 import (
@@ -8,6 +9,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"runtime"
@@ -22,9 +24,11 @@ var (
 	dirty  = "false"
 )
 
+// A command runs with its arguments (after the command name), writing
+// its output to stdout and its diagnostics to stderr.
 type command struct {
 	summary string
-	run     func(ctx context.Context, args []string) error
+	run     func(ctx context.Context, args []string, stdout, stderr io.Writer) error
 }
 
 var commands = map[string]command{
@@ -39,40 +43,44 @@ var commands = map[string]command{
 }
 
 func main() {
-	os.Exit(mainErr(os.Args[1:]))
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-func mainErr(args []string) int {
+// run is fplab with args (os.Args[1:]) writing to stdout and stderr, and
+// returns its exit status (docs/exit-codes.md): 0, 1 for an error (one
+// line on stderr), 2 for usage (help, no or an unknown command). Tests run
+// it in process.
+func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		usage()
+		usage(stderr)
 		return 2
 	}
 	cmd, ok := commands[args[0]]
 	if !ok {
-		fmt.Fprintf(os.Stderr, "fplab: unknown command %q (run fplab help)\n", args[0])
+		fmt.Fprintf(stderr, "fplab: unknown command %q (run fplab help)\n", args[0])
 		return 2
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := cmd.run(ctx, args[1:]); err != nil {
+	if err := cmd.run(ctx, args[1:], stdout, stderr); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 2
 		}
-		fmt.Fprintln(os.Stderr, oneLine(err.Error()))
+		fmt.Fprintln(stderr, oneLine(err.Error()))
 		return 1
 	}
 	return 0
 }
 
-func usage() {
-	fmt.Fprintln(os.Stderr, "usage: fplab <command> [flags]\n\ncommands:")
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: fplab <command> [flags]\n\ncommands:")
 	names := make([]string, 0, len(commands))
 	for n := range commands {
 		names = append(names, n)
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		fmt.Fprintf(os.Stderr, "  %-8s %s\n", n, commands[n].summary)
+		fmt.Fprintf(w, "  %-8s %s\n", n, commands[n].summary)
 	}
 }
 
@@ -80,18 +88,18 @@ func usage() {
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // newFlags returns a flag set that returns errors instead of exiting or
-// printing them: mainErr prints a bad flag's error once, on one line. Only
-// -h prints the flags, to stderr.
-func newFlags(name string) *flag.FlagSet {
+// printing them: run prints a bad flag's error once, on one line. Only -h
+// prints the flags, to stderr.
+func newFlags(name string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("fplab "+name, flag.ContinueOnError)
 	out := &flagErrors{}
 	fs.SetOutput(out)
 	fs.Usage = func() {
 		if out.wrote {
-			return // a bad flag: the flag package wrote its error, mainErr prints it
+			return // a bad flag: the flag package wrote its error, run prints it
 		}
-		fmt.Fprintf(os.Stderr, "usage: fplab %s [flags] [args]\n", name)
-		fs.SetOutput(os.Stderr)
+		fmt.Fprintf(stderr, "usage: fplab %s [flags] [args]\n", name)
+		fs.SetOutput(stderr)
 		fs.PrintDefaults()
 		fs.SetOutput(out)
 	}

@@ -11,7 +11,10 @@ import (
 	"time"
 
 	"github.com/fastpathlab/fplab/clusters/clusterstest"
+	"github.com/fastpathlab/fplab/internal/golden"
+	"github.com/fastpathlab/fplab/ladder"
 	"github.com/fastpathlab/fplab/results"
+	"github.com/fastpathlab/fplab/results/resultstest"
 )
 
 // TestMain lets the tests run the CLI as a real process: with FPLAB_MAIN=1
@@ -19,7 +22,7 @@ import (
 func TestMain(m *testing.M) {
 	clusterstest.BrokerMain()
 	if os.Getenv("FPLAB_MAIN") == "1" {
-		os.Exit(mainErr(os.Args[1:]))
+		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 	}
 	os.Exit(m.Run())
 }
@@ -91,28 +94,13 @@ func TestBadInputIsOneLine(t *testing.T) {
 	}
 }
 
-// inProcess runs the CLI in this process with stdout and stderr sent to
-// files, and returns its exit code and both streams.
+// inProcess runs the CLI in this process and returns its exit code and
+// both streams.
 func inProcess(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
-	dir := t.TempDir()
-	outF, err := os.Create(filepath.Join(dir, "stdout"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	errF, err := os.Create(filepath.Join(dir, "stderr"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	saved := [2]*os.File{os.Stdout, os.Stderr}
-	os.Stdout, os.Stderr = outF, errF
-	code = mainErr(args)
-	os.Stdout, os.Stderr = saved[0], saved[1]
-	outF.Close()
-	errF.Close()
-	o, _ := os.ReadFile(outF.Name())
-	e, _ := os.ReadFile(errF.Name())
-	return code, string(o), string(e)
+	var o, e bytes.Buffer
+	code = run(args, &o, &e)
+	return code, o.String(), e.String()
 }
 
 // TestBadFlagPrintsOnce runs every command with an unknown flag.
@@ -145,69 +133,158 @@ func TestHelpPrintsFlags(t *testing.T) {
 	}
 }
 
-// writeRun makes a run directory holding rows.
-func writeRun(t *testing.T, root string, rows []results.Row) string {
+// The cells of the profiled fixture run.
+const (
+	fastCell  = "path=fast/format=json/batch=8192"
+	franzCell = "path=franz/format=json/batch=8192"
+)
+
+// writeRuns writes the fixture run directories the golden cases name,
+// under runs/ in the working directory, and copies the spec files of
+// testdata to specs/.
+func writeRuns(t *testing.T, pkgDir string) {
 	t.Helper()
-	dir, err := results.NewRunDir(root, "h", time.Now())
-	if err != nil {
+	m := resultstest.Manifest()
+	old, new := resultstest.CompareRows()
+	failed := make([]results.Row, len(new))
+	for i, r := range new {
+		failed[i] = results.Row{Cell: r.Cell, Rep: r.Rep, Reason: "exit status 1: source: boom"}
+	}
+	var lacks []results.Row // old's cells, one of them failed on every repetition
+	for _, r := range old {
+		if r.Cell == "path=shallow/batch=1024" {
+			r = results.Row{Cell: r.Cell, Rep: r.Rep, Reason: "exit status 1: source: boom"}
+		}
+		lacks = append(lacks, r)
+	}
+	x86 := m
+	x86.Host.Arch, x86.Host.CPUModel, x86.Emulated = "amd64", "AMD EPYC", false
+	resultstest.WriteRun(t, "runs/old", m, old)
+	resultstest.WriteRun(t, "runs/new", m, new)
+	resultstest.WriteRun(t, "runs/new-failed", m, failed)
+	resultstest.WriteRun(t, "runs/new-lacks", m, lacks)
+	resultstest.WriteRun(t, "runs/x86", x86, old)
+	resultstest.WriteRun(t, "runs/gap", m, resultstest.GapRows())
+
+	// A run profiled as `fplab ladder --profile` leaves it: a CPU and an
+	// allocs profile of the fast cell, a CPU profile of the franz cell.
+	prof := resultstest.WriteRun(t, "runs/prof", m, []results.Row{
+		resultstest.OK(fastCell, 0, resultstest.Metric("rec/s", 2e6)),
+		resultstest.OK(franzCell, 0, resultstest.Metric("rec/s", 1e6)),
+	})
+	cpu, mem := ladder.ProfilePaths(prof, fastCell, 0)
+	resultstest.WriteProfile(t, cpu, resultstest.CPUProfile(t))
+	resultstest.WriteProfile(t, mem, resultstest.AllocsProfile(t))
+	cpu, _ = ladder.ProfilePaths(prof, franzCell, 0)
+	resultstest.WriteProfile(t, cpu, resultstest.FranzCPUProfile(t))
+
+	specs, err := filepath.Glob(filepath.Join(pkgDir, "testdata", "*.yaml"))
+	if err != nil || len(specs) == 0 {
+		t.Fatalf("no spec files in testdata (%v)", err)
+	}
+	if err := os.Mkdir("specs", 0o755); err != nil {
 		t.Fatal(err)
 	}
-	host := results.Fingerprint{Hostname: "h", CPUModel: "cpu", Cores: 2, Arch: "amd64", Kernel: "6.1"}
-	if err := results.WriteManifest(dir, results.Manifest{Host: host}); err != nil {
-		t.Fatal(err)
-	}
-	jr, err := results.OpenJournal(filepath.Join(dir, results.JournalFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer jr.Close()
-	for _, r := range rows {
-		if err := jr.Append(r); err != nil {
+	for _, p := range specs {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join("specs", filepath.Base(p)), data, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	return dir
 }
 
-// cellRows makes reps rows per cell, measured (ok) or failed.
-func cellRows(ok bool, reps int, cells ...string) []results.Row {
-	var rows []results.Row
-	for _, c := range cells {
-		for rep := 0; rep < reps; rep++ {
-			r := results.Row{Cell: c, Rep: rep, OK: ok}
-			if ok {
-				r.Metrics = []results.Metric{{Unit: "rec/s", Value: 1e6 + float64(rep)}}
-			} else {
-				r.Reason = "exit status 1: source: boom"
-			}
-			rows = append(rows, r)
-		}
+// TestGolden runs fplab in this process, as benchstat's tests run
+// benchstat, and compares its stdout and stderr with
+// testdata/<name>.stdout and testdata/<name>.stderr (go test -update
+// rewrites them). The fixture runs are in a temporary working directory,
+// so the paths in the output are the relative ones the cases give. None of
+// the cases reaches Kafka or starts a child.
+func TestGolden(t *testing.T) {
+	pkgDir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
 	}
-	return rows
-}
-
-func TestCompareExitCodes(t *testing.T) {
-	root := t.TempDir()
-	a, b := "path=fast/batch=8", "path=rowwise/batch=8"
-	old := writeRun(t, root, cellRows(true, 5, a, b))
+	t.Chdir(t.TempDir())
+	writeRuns(t, pkgDir)
 	cases := []struct {
-		name     string
-		new      []results.Row
-		code     int
-		lastLine string
+		name string
+		code int
+		args []string
 	}{
-		{"same cells", cellRows(true, 5, a, b), 0, ""},
-		{"every new cell failed", cellRows(false, 5, a, b), 1,
-			"results: compare: comparison incomplete: new measured nothing (10 journal rows, none OK)"},
-		{"new lacks a cell", append(cellRows(true, 5, a), cellRows(false, 5, b)...), 1,
-			"results: compare: comparison incomplete: new lacks 1 cell(s) old measured: " + b},
+		// Usage (exit 2) and a bad flag.
+		{"no-args", 2, nil},
+		{"help", 2, []string{"help"}},
+		{"unknown-command", 2, []string{"frobnicate"}},
+		{"compare-help", 2, []string{"compare", "-h"}},
+		{"bad-flag", 1, []string{"compare", "--no-such-flag", "runs/old", "runs/new"}},
+
+		// compare: the verdict is the exit status; the table is printed
+		// either way.
+		{"compare-same", 0, []string{"compare", "runs/old", "runs/old"}},
+		{"compare-regression", 1, []string{"compare", "runs/old", "runs/new"}},
+		{"compare-threshold", 1, []string{"compare", "--threshold", "0.5", "runs/old", "runs/new"}},
+		{"compare-new-failed", 1, []string{"compare", "runs/old", "runs/new-failed"}},
+		{"compare-new-lacks", 1, []string{"compare", "runs/old", "runs/new-lacks"}},
+		{"compare-other-host", 1, []string{"compare", "runs/old", "runs/x86"}},
+		{"compare-force", 0, []string{"compare", "--force", "runs/old", "runs/x86"}},
+		{"compare-bad-threshold", 1, []string{"compare", "--threshold", "-1", "runs/old", "runs/new"}},
+		{"compare-one-run", 1, []string{"compare", "runs/old"}},
+		{"compare-missing-run", 1, []string{"compare", "runs/old", "runs/nope"}},
+
+		// report and profile read a run directory.
+		{"report", 0, []string{"report", "runs/gap"}},
+		{"report-no-run", 1, []string{"report"}},
+		{"report-missing-run", 1, []string{"report", "runs/nope"}},
+		{"report-bad-budget", 1, []string{"report", "--budget-ms", "-5", "runs/gap"}},
+		{"profile-top", 0, []string{"profile", "top", "runs/prof", fastCell}},
+		{"profile-top-allocs", 0, []string{"profile", "--kind", "allocs", "top", "runs/prof", fastCell}},
+		{"profile-diff", 0, []string{"profile", "diff", "runs/prof", fastCell, franzCell}},
+		{"profile-bad-kind", 1, []string{"profile", "--kind", "heap", "top", "runs/prof", fastCell}},
+		{"profile-missing", 1, []string{"profile", "--kind", "allocs", "top", "runs/prof", franzCell}},
+		{"profile-usage", 1, []string{"profile", "top", "runs/prof"}},
+
+		// Commands refused before they start anything.
+		{"ladder-bad-spec", 1, []string{"ladder", "--spec", "specs/bad-batch.yaml", "--root", "runs"}},
+		{"ladder-missing-spec", 1, []string{"ladder", "--spec", "specs/nope.yaml", "--root", "runs"}},
+		{"ladder-argument", 1, []string{"ladder", "extra"}},
+		{"micro-unknown-bench", 1, []string{"micro", "--bench", "nope"}},
+		{"micro-bad-size", 1, []string{"micro", "--bench", "crc32c", "--size", "0"}},
+		{"load-bad-bootstrap", 1, []string{"load", "--bootstrap", "nohost"}},
+		{"broker-argument", 1, []string{"broker", "extra"}},
+		{"rung-bad-crc", 1, []string{"rung", "--crc", "maybe"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			code, stdout, stderr := inProcess(t, "compare", old, writeRun(t, root, tc.new))
-			if code != tc.code || strings.TrimSpace(stderr) != tc.lastLine {
-				t.Errorf("exit %d, stderr %q; want exit %d, stderr %q\nstdout:\n%s", code, stderr, tc.code, tc.lastLine, stdout)
+			t.Logf("fplab %s", strings.Join(tc.args, " "))
+			code, stdout, stderr := inProcess(t, tc.args...)
+			golden.Check(t, tc.name+".stdout", []byte(stdout))
+			golden.Check(t, tc.name+".stderr", []byte(stderr))
+			if code != tc.code {
+				t.Errorf("exit %d, want %d", code, tc.code)
+			}
+			// An error is one line on stderr, never a panic
+			// (docs/exit-codes.md).
+			if code == 1 && strings.Count(stderr, "\n") != 1 {
+				t.Errorf("exit 1 with %d lines on stderr, want one", strings.Count(stderr, "\n"))
+			}
+			if strings.Contains(stderr, "goroutine ") || strings.Contains(stderr, "panic") {
+				t.Errorf("panic trace on stderr:\n%s", stderr)
 			}
 		})
+	}
+	// Nothing was made for the refused ladder: runs/ holds the fixtures only.
+	ents, err := os.ReadDir("runs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ents) != 7 {
+		var names []string
+		for _, e := range ents {
+			names = append(names, e.Name())
+		}
+		t.Errorf("runs/ holds %v, want the 7 fixture runs only", names)
 	}
 }

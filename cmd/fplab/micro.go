@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/fastpathlab/fplab/alloc"
@@ -12,8 +13,8 @@ import (
 
 // runMicro runs one micro-benchmark and prints it as one ladder result, so
 // its rows land in the same journal and tables as the cells.
-func runMicro(ctx context.Context, args []string) error {
-	fs := newFlags("micro")
+func runMicro(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("micro", stderr)
 	bench := fs.String("bench", "", "crossthread or crc32c")
 	size := fs.Int("size", 256, "block (crossthread) or message (crc32c) size in bytes")
 	impl := fs.String("impl", "go-castagnoli", "crc32c implementation")
@@ -55,11 +56,11 @@ func runMicro(ctx context.Context, args []string) error {
 	default:
 		return fmt.Errorf("micro: unknown --bench %q (want %s or %s)", *bench, ladder.MicroCrossThread, ladder.MicroCRC32C)
 	}
-	fmt.Printf("goos: linux\ngoarch: %s\nalloc-version: %s\ncrc32c-hardware: %s\n", goarch(), alloc.Version(), crc.HardwareCRC())
-	fmt.Printf("BenchmarkLadder/%s %d", name, iters)
+	fmt.Fprintf(stdout, "goos: linux\ngoarch: %s\nalloc-version: %s\ncrc32c-hardware: %s\n", goarch(), alloc.Version(), crc.HardwareCRC())
+	fmt.Fprintf(stdout, "BenchmarkLadder/%s %d", name, iters)
 	for _, m := range metrics {
-		fmt.Printf(" %.6g %s", m[0], m[1])
+		fmt.Fprintf(stdout, " %.6g %s", m[0], m[1])
 	}
-	fmt.Println()
+	fmt.Fprintln(stdout)
 	return nil
 }

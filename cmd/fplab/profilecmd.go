@@ -3,7 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
+	"io"
 
 	"github.com/fastpathlab/fplab/ladder"
 	"github.com/fastpathlab/fplab/results"
@@ -12,8 +12,8 @@ import (
 
 // runProfile shows where a profiled cell spent its time (top) or where two
 // cells differ (diff), from the profiles `fplab ladder --profile` kept.
-func runProfile(_ context.Context, args []string) error {
-	fs := newFlags("profile")
+func runProfile(_ context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("profile", stderr)
 	rep := fs.Int("rep", 0, "repetition whose profiles to read")
 	kind := fs.String("kind", "cpu", "profile: cpu or allocs")
 	if err := fs.Parse(args); err != nil {
@@ -26,7 +26,7 @@ func runProfile(_ context.Context, args []string) error {
 		if err != nil {
 			return err
 		}
-		return profile.WriteText(os.Stdout, b)
+		return profile.WriteText(stdout, b)
 	case len(a) == 4 && a[0] == "diff":
 		x, err := breakdown(a[1], a[2], *rep, *kind)
 		if err != nil {
@@ -40,7 +40,7 @@ func runProfile(_ context.Context, args []string) error {
 		if err != nil {
 			return err
 		}
-		return profile.WriteDiffText(os.Stdout, d)
+		return profile.WriteDiffText(stdout, d)
 	}
 	return fmt.Errorf("profile: usage: fplab profile [--rep N] [--kind cpu|allocs] top RUN CELL | diff RUN CELL_A CELL_B")
 }

@@ -2,21 +2,22 @@ package main
 
 import (
 	"context"
-	"os"
+	"io"
 
 	"github.com/fastpathlab/fplab/ladder/rung"
+	"github.com/fastpathlab/fplab/ladder/rungargs"
 )
 
-func runRung(ctx context.Context, args []string) error {
-	c, prof, err := rung.ParseArgs(args, os.Stderr)
+func runRung(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	c, err := rungargs.Parse(args, stderr)
 	if err != nil {
 		return err
 	}
-	stop, err := startProfiles(prof.CPU, prof.Mem)
+	stop, err := startProfiles(c.CPUProfile, c.MemProfile)
 	if err != nil {
 		return err
 	}
-	err = rung.Run(ctx, c, rung.Build{Commit: commit, Dirty: dirty == "true"}, os.Stdout)
+	err = rung.Run(ctx, c, rung.Build{Commit: commit, Dirty: dirty == "true"}, stdout)
 	if perr := stop(); err == nil {
 		err = perr
 	}

@@ -11,7 +11,10 @@ import (
 
 	"github.com/fastpathlab/fplab/checkpointcost"
 	"github.com/fastpathlab/fplab/clusters"
+	"github.com/fastpathlab/fplab/ladder/rungargs"
+	"github.com/fastpathlab/fplab/results"
 	"github.com/fastpathlab/fplab/source"
+	"github.com/fastpathlab/fplab/source/consume"
 	"github.com/fastpathlab/fplab/workloads"
 )
 
@@ -42,7 +45,7 @@ const progressEvery = 100 * time.Millisecond
 // runReader is one checkpointing reader process: take the failure plan the
 // supervisor wrote on standard input, restore, open the source at the
 // restored split state, and run the checkpointed read loop, events on w.
-func runReader(ctx context.Context, c *Cell, mem *countingAllocator, codec workloads.Codec, expected []uint64, w io.Writer) error {
+func runReader(ctx context.Context, c *rungargs.Cell, mem *countingAllocator, codec workloads.Codec, expected []uint64, w io.Writer) error {
 	plan, err := checkpointcost.ReadPlan(os.Stdin)
 	if err != nil {
 		return err
@@ -54,7 +57,7 @@ func runReader(ctx context.Context, c *Cell, mem *countingAllocator, codec workl
 		return err
 	}
 	r, err := source.Open(ctx, source.Config{
-		Path: c.Path, Bootstrap: c.Bootstrap, Props: c.Props, Topic: c.Topic,
+		Path: consume.Path(c.Path), Bootstrap: c.Bootstrap, Props: c.Props, Topic: c.Topic,
 		Partitions: c.Partitions, Start: restored.Start, Stop: stop, Batch: c.Batch, CRC: c.CRC,
 		Codec: codec, Mem: mem, Timeout: stallTimeout(c.Timeout),
 	})
@@ -71,7 +74,7 @@ func runReader(ctx context.Context, c *Cell, mem *countingAllocator, codec workl
 	}
 	vr := &verifyingReader{Reader: r, v: &verifier{batch: c.Batch, partitions: c.Partitions, expected: expected}}
 	opt := checkpointcost.ReaderOptions{
-		Store: store, Output: output, Interval: c.CkptInterval, Restored: restored, Plan: plan,
+		Store: store, Output: output, Interval: c.Ckpt, Restored: restored, Plan: plan,
 	}
 	if c.Failures == 0 {
 		// No kill to place: progress every 100 ms, not a write(2) per batch.
@@ -90,7 +93,7 @@ func runReader(ctx context.Context, c *Cell, mem *countingAllocator, codec workl
 
 // runSupervised measures a checkpointing cell: reader processes under a
 // supervisor that kills Failures of them, then the exactly-once verdict.
-func runSupervised(ctx context.Context, c *Cell, b Build, cl clusters.Cluster, w io.Writer) error {
+func runSupervised(ctx context.Context, c *rungargs.Cell, b Build, cl clusters.Cluster, w io.Writer) error {
 	ready, err := clusters.TopicReady(ctx, cl, c.Topic, c.Partitions, c.Records)
 	if err != nil {
 		return err
@@ -112,8 +115,8 @@ func runSupervised(ctx context.Context, c *Cell, b Build, cl clusters.Cluster, w
 	store, output := ckptDirs(dir)
 	start, stop := corpusRange(c.Records, c.Partitions)
 	reader := *c
-	reader.Role, reader.CkptDir = "reader", dir
-	argv := WrapArgv(append([]string{exe, "rung"}, reader.Args()...))
+	reader.Role, reader.CkptDir = rungargs.RoleReader, dir
+	argv := rungargs.WrapArgv(append([]string{exe, "rung"}, reader.Args()...))
 	res, err := checkpointcost.Supervise(ctx, checkpointcost.SuperviseOptions{
 		Store: store, Output: output, Start: start, Stop: stop,
 		Failures: c.Failures, Seed: killSeed(c),
@@ -133,14 +136,14 @@ func runSupervised(ctx context.Context, c *Cell, b Build, cl clusters.Cluster, w
 	cpu := time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 	recs := float64(res.Read)
 	figs := []metric{
-		{res.RecPerSec(), "rec/s"},
-		{float64(res.Window.Nanoseconds()) / recs, "ns/rec"},
-		{float64(cpu.Nanoseconds()) / recs, "cpu-ns/rec"},
-		{float64(ru.Maxrss) / 1024, "peak-RSS-MB"},
-		{ms(res.Startup), "startup-ms"},
-		{ms(res.Window), "window-ms"},
+		{res.RecPerSec(), results.UnitRecPerSec},
+		{float64(res.Window.Nanoseconds()) / recs, results.UnitNsPerRec},
+		{float64(cpu.Nanoseconds()) / recs, results.UnitCPUNsPerRec},
+		{float64(ru.Maxrss) / 1024, results.UnitPeakRSSMB},
+		{ms(res.Startup), results.UnitStartupMs},
+		{ms(res.Window), results.UnitWindowMs},
 		{ms(res.CkptP50), "ckpt-p50-ms"},
-		{ms(res.CkptP99), "ckpt-p99-ms"},
+		{ms(res.CkptP99), results.UnitCkptP99},
 		{ms(res.CkptMax), "ckpt-max-ms"},
 		{ms(res.AlignP99), "align-p99-ms"},
 		{ms(res.SnapshotP99), "snapshot-p99-ms"},
@@ -148,23 +151,23 @@ func runSupervised(ctx context.Context, c *Cell, b Build, cl clusters.Cluster, w
 		{float64(res.Ckpts), "ckpts"},
 		{float64(res.StateBytes), "state-bytes"},
 		{float64(len(res.Failures)), "failures"},
-		{res.ReplayRec, "replay-rec"},
-		{float64(res.Verdict.Lost), "lost"},
-		{float64(res.Verdict.Dup), "dup"},
+		{res.ReplayRec, results.UnitReplayRec},
+		{float64(res.Verdict.Lost), results.UnitLostRec},
+		{float64(res.Verdict.Dup), results.UnitDupRec},
 	}
 	if len(res.Failures) > 0 {
 		figs = append(figs,
-			metric{ms(res.Recover), "recover-ms"},
+			metric{ms(res.Recover), results.UnitRecoverMs},
 			metric{ms(res.RecoverStartup), "recover-startup-ms"},
 			metric{ms(res.RecoverCatchup), "recover-catchup-ms"},
 			metric{ms(res.KillWait), "kill-wait-ms"},
 			metric{float64(res.Forced), "ckpts-forced"})
 	}
-	return writeResult(w, c, b, source.ClientOf(c.Path), res.Read, figs)
+	return writeResult(w, c, b, source.ClientOf(consume.Path(c.Path)), res.Read, figs)
 }
 
 // killSeed is the seed of a cell's kill positions.
-func killSeed(c *Cell) uint64 {
+func killSeed(c *rungargs.Cell) uint64 {
 	if c.KillSeed != 0 {
 		return c.KillSeed
 	}

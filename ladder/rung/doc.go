@@ -5,6 +5,13 @@
 //
 //	spec -> cells -> [child process: rung] -> result -> journal -> tables/plots/report
 //
+// Its input is a rungargs.Cell, decoded from argv by package
+// ladder/rungargs (the one encoding the ladder and a checkpointing
+// supervisor write); the name it prints is that cell's cell.Cell.Name, the
+// very name the ladder journals, so the ladder compares the two exactly.
+// This package links librdkafka (through source); rungargs does not, so the
+// ladder builds without cgo.
+//
 // A rung proves its cell before it reports: the binary's allocator is the
 // one the cell names (alloc.Proof), the cluster has the broker count the
 // cell names (read back from metadata), librdkafka runs with the cell's

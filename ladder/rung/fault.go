@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/fastpathlab/fplab/clusters/kafka"
+	"github.com/fastpathlab/fplab/ladder/rungargs"
 )
 
 // faultPlan is a broker_kill cell's side of the fault protocol: after the
@@ -23,7 +24,7 @@ type faultPlan struct {
 	pause     time.Duration // time spent waiting for the kill and restart
 }
 
-func openFault(ctx context.Context, c *Cell) (*faultPlan, error) {
+func openFault(ctx context.Context, c *rungargs.Cell) (*faultPlan, error) {
 	if c.FaultSocket == "" {
 		return nil, nil
 	}

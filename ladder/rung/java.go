@@ -14,6 +14,8 @@ import (
 
 	"github.com/fastpathlab/fplab/clusters"
 	"github.com/fastpathlab/fplab/clusters/kafka"
+	"github.com/fastpathlab/fplab/ladder/rungargs"
+	"github.com/fastpathlab/fplab/results"
 )
 
 // javaHeap is the consumer JVM's heap, as kafka-consumer-perf-test.sh sets it.
@@ -25,7 +27,7 @@ const javaHeap = "-Xmx512M"
 // so the whole corpus was read. The window is the tool's fetch time (from
 // partition assignment to the last record); start-up is JVM start plus
 // group join.
-func runJava(ctx context.Context, c *Cell, b Build, w io.Writer) error {
+func runJava(ctx context.Context, c *rungargs.Cell, b Build, w io.Writer) error {
 	dist := kafka.DistDir()
 	if err := kafka.CheckDist(dist); err != nil {
 		return fmt.Errorf("rung: path=java: %w", err)
@@ -101,17 +103,17 @@ func runJava(ctx context.Context, c *Cell, b Build, w io.Writer) error {
 	secs := float64(r.FetchMs) / 1e3
 	startup := r.Start.Sub(t0) + time.Duration(r.RebalanceMs)*time.Millisecond
 	figs := []metric{
-		{recs / secs, "rec/s"},
-		{r.MB * (1 << 20) / 1e6 / secs, "MB/s"},
-		{float64(r.FetchMs) * 1e6 / recs, "ns/rec"},
+		{recs / secs, results.UnitRecPerSec},
+		{r.MB * (1 << 20) / 1e6 / secs, results.UnitMBPerSec},
+		{float64(r.FetchMs) * 1e6 / recs, results.UnitNsPerRec},
 	}
 	if ru != nil {
 		cpu := time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 		figs = append(figs,
 			metric{float64(cpu.Nanoseconds()) / recs, "proc-cpu-ns/rec"},
-			metric{float64(ru.Maxrss) / 1024, "peak-RSS-MB"})
+			metric{float64(ru.Maxrss) / 1024, results.UnitPeakRSSMB})
 	}
-	figs = append(figs, metric{ms(startup), "startup-ms"}, metric{float64(r.FetchMs), "window-ms"})
+	figs = append(figs, metric{ms(startup), results.UnitStartupMs}, metric{float64(r.FetchMs), results.UnitWindowMs})
 	return writeResult(w, c, b, "kafka-clients "+kafka.Version+" (ConsumerPerformance)", r.Messages, figs)
 }
 

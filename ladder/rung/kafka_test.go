@@ -11,7 +11,9 @@ import (
 	"github.com/fastpathlab/fplab/clusters"
 	"github.com/fastpathlab/fplab/clusters/kafka"
 	"github.com/fastpathlab/fplab/clusters/kafka/kafkatest"
-	"github.com/fastpathlab/fplab/source"
+	"github.com/fastpathlab/fplab/ladder/rungargs"
+	"github.com/fastpathlab/fplab/results/cell"
+	"github.com/fastpathlab/fplab/source/consume"
 	"github.com/fastpathlab/fplab/workloads"
 )
 
@@ -39,29 +41,8 @@ func TestParsePerf(t *testing.T) {
 	}
 }
 
-func TestJavaCellChecks(t *testing.T) {
-	if p, err := ParsePath("java"); err != nil || p != PathJava {
-		t.Errorf("ParsePath(java) = %q, %v", p, err)
-	}
-	if _, err := ParsePath("jvm"); err == nil || !strings.Contains(err.Error(), "java") {
-		t.Errorf("ParsePath(jvm): %v", err)
-	}
-	base := Cell{Path: PathJava, Batch: 1, Brokers: 1, Records: 1, Partitions: 1, Bootstrap: []string{"h:1"}, Topic: "t", Timeout: time.Second}
-	for _, mod := range []func(*Cell){
-		func(c *Cell) { c.CkptInterval = time.Second },
-		func(c *Cell) { c.FaultSocket = "/tmp/x" },
-		func(c *Cell) { c.Props = map[string]string{"a": "b"} },
-	} {
-		c := base
-		mod(&c)
-		if err := c.validate(); err == nil {
-			t.Errorf("validate(%+v): want an error", c)
-		}
-	}
-}
-
 // kafkaCell loads a json corpus onto a real cluster and returns a cell for it.
-func kafkaCell(t *testing.T, cl *kafka.Cluster, path source.Path, records int) Cell {
+func kafkaCell(t *testing.T, cl *kafka.Cluster, path consume.Path, records int) rungargs.Cell {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -77,14 +58,15 @@ func kafkaCell(t *testing.T, cl *kafka.Cluster, path source.Path, records int) C
 			t.Fatal(err)
 		}
 	}
-	return Cell{
-		Path: path, Format: workloads.FormatJSON, Batch: 1024, Brokers: cl.Brokers(), Alloc: "go",
-		Cluster: "kafka", Bootstrap: cl.Bootstrap(), Topic: corpus.ID(), Partitions: 3,
+	return rungargs.Cell{
+		Cell: cell.Cell{Path: string(path), Format: cell.FormatJSON, Batch: 1024, Brokers: cl.Brokers(), Alloc: cell.AllocGo,
+			Cluster: cell.ClusterKafka},
+		Bootstrap: cl.Bootstrap(), Topic: corpus.ID(), Partitions: 3,
 		Records: records, Seed: 1, Schema: "bid", Timeout: 90 * time.Second,
 	}
 }
 
-func runCell(t *testing.T, c Cell) string {
+func runCell(t *testing.T, c rungargs.Cell) string {
 	t.Helper()
 	var out bytes.Buffer
 	if err := Run(context.Background(), c, Build{Commit: "test"}, &out); err != nil {
@@ -98,14 +80,14 @@ func runCell(t *testing.T, c Cell) string {
 
 func TestKafkaRungOneBroker(t *testing.T) {
 	cl := kafkatest.Start(t, kafka.Options{Brokers: 1, Partitions: 3})
-	for _, p := range []source.Path{source.PathFast, PathJava} {
+	for _, p := range []consume.Path{consume.PathFast, cell.PathJava} {
 		out := runCell(t, kafkaCell(t, cl, p, 20000))
-		if p == PathJava && !strings.Contains(out, "client: kafka-clients") {
+		if p == cell.PathJava && !strings.Contains(out, "client: kafka-clients") {
 			t.Errorf("java cell does not name its client: %q", out)
 		}
 	}
 	// The java path asserts the count against the corpus it claims.
-	c := kafkaCell(t, cl, PathJava, 20000)
+	c := kafkaCell(t, cl, cell.PathJava, 20000)
 	c.Records = 19999
 	if err := Run(context.Background(), c, Build{}, &bytes.Buffer{}); err == nil {
 		t.Error("java cell claiming 19999 records of a 20000-record topic: want an error")
@@ -114,15 +96,15 @@ func TestKafkaRungOneBroker(t *testing.T) {
 
 func TestKafkaRungThreeBrokersKill(t *testing.T) {
 	cl := kafkatest.Start(t, kafka.Options{Brokers: 3, Partitions: 3})
-	runCell(t, kafkaCell(t, cl, source.PathFranz, 20000))
+	runCell(t, kafkaCell(t, cl, consume.PathFranz, 20000))
 	sock := filepath.Join(t.TempDir(), "f.sock")
 	stop, err := cl.ServeFaults(sock)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer stop()
-	c := kafkaCell(t, cl, source.PathFast, 100000)
-	c.FaultSocket, c.Tags = sock, []string{"fault=kill"}
+	c := kafkaCell(t, cl, consume.PathFast, 100000)
+	c.FaultSocket, c.Fault = sock, cell.FaultKill
 	out := runCell(t, c)
 	if !strings.Contains(out, " 1 broker-kills") {
 		t.Errorf("kill cell output lacks broker-kills: %q", out)

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/fastpathlab/fplab/alloc"
+	"github.com/fastpathlab/fplab/ladder/rungargs"
 )
 
 // Build describes the binary a rung runs in; cmd/fplab fills it.
@@ -64,7 +65,7 @@ type metric struct {
 }
 
 // writeResult prints the cell's file-config lines and its one result line.
-func writeResult(w io.Writer, c *Cell, b Build, client string, iters int64, ms []metric) error {
+func writeResult(w io.Writer, c *rungargs.Cell, b Build, client string, iters int64, ms []metric) error {
 	flags, _, _ := buildFlags()
 	commit := b.Commit
 	if commit == "" {

@@ -11,15 +11,19 @@ import (
 
 	"github.com/fastpathlab/fplab/alloc"
 	"github.com/fastpathlab/fplab/clusters"
+	"github.com/fastpathlab/fplab/ladder/rungargs"
+	"github.com/fastpathlab/fplab/results"
+	"github.com/fastpathlab/fplab/results/cell"
 	"github.com/fastpathlab/fplab/source"
+	"github.com/fastpathlab/fplab/source/consume"
 	"github.com/fastpathlab/fplab/workloads"
 )
 
 // Run measures one cell and writes its result to w in Go benchmark format.
 // It returns an error, and writes nothing, if any of the cell's claims does
 // not hold.
-func Run(ctx context.Context, c Cell, b Build, w io.Writer) error {
-	if err := c.validate(); err != nil {
+func Run(ctx context.Context, c rungargs.Cell, b Build, w io.Writer) error {
+	if err := c.Validate(); err != nil {
 		return err
 	}
 	if err := b.check(); err != nil {
@@ -34,14 +38,14 @@ func Run(ctx context.Context, c Cell, b Build, w io.Writer) error {
 	if _, err := alloc.Proof(); err != nil {
 		return fmt.Errorf("rung: alloc=%s not in force: %w", c.Alloc, err)
 	}
-	if c.Path == PathJava {
+	if c.Path == cell.PathJava {
 		return runJava(ctx, &c, b, w)
 	}
 	schema, err := workloads.SchemaByName(c.Schema)
 	if err != nil {
 		return err
 	}
-	codec, err := workloads.NewCodec(c.Format, schema)
+	codec, err := workloads.NewCodec(workloads.Format(c.Format), schema)
 	if err != nil {
 		return err
 	}
@@ -62,9 +66,9 @@ func Run(ctx context.Context, c Cell, b Build, w io.Writer) error {
 
 	mem := &countingAllocator{mem: alloc.Allocator()}
 	switch {
-	case c.Role == "reader":
+	case c.Role == rungargs.RoleReader:
 		err = runReader(ctx, &c, mem, codec, expected, w)
-	case c.CkptInterval > 0:
+	case c.Ckpt > 0:
 		err = runSupervised(ctx, &c, b, cl, w)
 	default:
 		var m *measurement
@@ -88,8 +92,8 @@ func checkBalanced(mem *countingAllocator) error {
 
 // measurement is what one drain produced.
 type measurement struct {
-	stats    source.Stats
-	asserts  source.Assertions
+	stats    consume.Stats
+	asserts  consume.Assertions
 	startup  time.Duration
 	window   time.Duration
 	cpu      time.Duration
@@ -105,28 +109,28 @@ func (m *measurement) metrics() []metric {
 	recs := float64(st.Records)
 	secs := m.window.Seconds()
 	out := []metric{
-		{recs / secs, "rec/s"},
-		{float64(st.Bytes) / secs / 1e6, "MB/s"},
-		{float64(m.window.Nanoseconds()) / recs, "ns/rec"},
-		{float64(m.cpu.Nanoseconds()) / recs, "cpu-ns/rec"},
-		{float64(m.goBytes) / recs, "B/rec"},
-		{float64(m.goAllocs) / recs, "allocs/rec"},
-		{float64(m.peakRSS) / (1 << 20), "peak-RSS-MB"},
-		{ms(m.startup), "startup-ms"},
-		{ms(m.window), "window-ms"},
+		{recs / secs, results.UnitRecPerSec},
+		{float64(st.Bytes) / secs / 1e6, results.UnitMBPerSec},
+		{float64(m.window.Nanoseconds()) / recs, results.UnitNsPerRec},
+		{float64(m.cpu.Nanoseconds()) / recs, results.UnitCPUNsPerRec},
+		{float64(m.goBytes) / recs, results.UnitBytesPerRec},
+		{float64(m.goAllocs) / recs, results.UnitAllocsPerRec},
+		{float64(m.peakRSS) / (1 << 20), results.UnitPeakRSSMB},
+		{ms(m.startup), results.UnitStartupMs},
+		{ms(m.window), results.UnitWindowMs},
 	}
 	if st.NonEmpty > 0 {
-		out = append(out, metric{recs / float64(st.NonEmpty), "rec/crossing"})
+		out = append(out, metric{recs / float64(st.NonEmpty), results.UnitRecPerCrossing})
 	}
 	return append(out, m.fault...)
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1e3 }
 
-func measure(ctx context.Context, c *Cell, mem *countingAllocator, codec workloads.Codec, expected []uint64) (*measurement, error) {
+func measure(ctx context.Context, c *rungargs.Cell, mem *countingAllocator, codec workloads.Codec, expected []uint64) (*measurement, error) {
 	t0 := time.Now()
 	r, err := source.Open(ctx, source.Config{
-		Path: c.Path, Bootstrap: c.Bootstrap, Props: c.Props, Topic: c.Topic,
+		Path: consume.Path(c.Path), Bootstrap: c.Bootstrap, Props: c.Props, Topic: c.Topic,
 		Partitions: c.Partitions, Batch: c.Batch, CRC: c.CRC,
 		Codec: codec, Mem: mem, Timeout: stallTimeout(c.Timeout),
 	})

@@ -3,9 +3,7 @@ package rung_test
 import (
 	"bytes"
 	"context"
-	"io"
 	"os"
-	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -14,8 +12,10 @@ import (
 	"github.com/fastpathlab/fplab/clusters"
 	"github.com/fastpathlab/fplab/clusters/clusterstest"
 	"github.com/fastpathlab/fplab/ladder/rung"
+	"github.com/fastpathlab/fplab/ladder/rungargs"
 	"github.com/fastpathlab/fplab/results"
-	"github.com/fastpathlab/fplab/source"
+	"github.com/fastpathlab/fplab/results/cell"
+	"github.com/fastpathlab/fplab/source/consume"
 	"github.com/fastpathlab/fplab/workloads"
 )
 
@@ -35,10 +35,6 @@ func TestMain(m *testing.M) {
 	// A checkpointing cell starts its readers as `<this binary> rung ...`.
 	if len(os.Args) > 1 && os.Args[1] == "rung" {
 		os.Exit(rungMain(os.Args[2:]))
-	}
-	// The secrets tests start `<this binary> parse-args ...`.
-	if len(os.Args) > 1 && os.Args[1] == "parse-args" {
-		os.Exit(parseArgsMain(os.Args[2:]))
 	}
 	code := m.Run()
 	for _, f := range stops {
@@ -73,21 +69,21 @@ func cluster(t *testing.T) ([]string, string) {
 	return bs, "bid-json-s3-n6000"
 }
 
-func cell(t *testing.T) rung.Cell {
+func testCell(t *testing.T) rungargs.Cell {
 	b, topic := cluster(t)
-	return rung.Cell{
-		Path: source.PathFast, Format: workloads.FormatJSON, Batch: 512, Brokers: 3, Alloc: "go",
-		Cluster: "embedded", Bootstrap: b, Topic: topic, Partitions: parts, Records: records,
+	return rungargs.Cell{
+		Cell:      cell.Cell{Path: cell.PathFast, Format: cell.FormatJSON, Batch: 512, Brokers: 3, Alloc: cell.AllocGo, Cluster: cell.ClusterEmbedded},
+		Bootstrap: b, Topic: topic, Partitions: parts, Records: records,
 		Seed: 3, Schema: "bid", Timeout: time.Minute, HashCache: t.TempDir(),
 	}
 }
 
 func TestRunPrintsBenchfmtPerPath(t *testing.T) {
-	for _, p := range source.Paths() {
+	for _, p := range consume.Paths() {
 		t.Run(string(p), func(t *testing.T) {
-			c := cell(t)
-			c.Path = p
-			c.Tags = []string{"aa=a"}
+			c := testCell(t)
+			c.Path = string(p)
+			c.AA = "a"
 			var out bytes.Buffer
 			if err := rung.Run(context.Background(), c, rung.Build{Commit: "abc"}, &out); err != nil {
 				t.Fatal(err)
@@ -111,7 +107,7 @@ func TestRunPrintsBenchfmtPerPath(t *testing.T) {
 					t.Errorf("metric %s = %v (present %v)", u, v, ok)
 				}
 			}
-			if _, ok := got["rec/crossing"]; ok != (p == source.PathFast) {
+			if _, ok := got["rec/crossing"]; ok != (p == consume.PathFast) {
 				t.Errorf("rec/crossing present=%v for path %s", ok, p)
 			}
 			if cfg["commit"] != "abc" || cfg["goos"] == "" || cfg["alloc-version"] == "" {
@@ -124,20 +120,20 @@ func TestRunPrintsBenchfmtPerPath(t *testing.T) {
 func TestRunRefusesFalseClaims(t *testing.T) {
 	cases := []struct {
 		name string
-		mod  func(*rung.Cell)
+		mod  func(*rungargs.Cell)
 		want string
 	}{
-		{"broker count", func(c *rung.Cell) { c.Brokers = 1 }, "cluster metadata lists 3"},
-		{"allocator", func(c *rung.Cell) { c.Alloc = "mimalloc2" }, "built for alloc=go"},
-		{"records", func(c *rung.Cell) { c.Records = records - 1 }, "outside the corpus"},
-		{"seed", func(c *rung.Cell) { c.Seed = 4 }, "checksum"},
-		{"batch", func(c *rung.Cell) { c.Batch = 0 }, "batch must be > 0"},
-		{"tag", func(c *rung.Cell) { c.Tags = []string{"bad"} }, "not key=value"},
-		{"failures without checkpoints", func(c *rung.Cell) { c.Failures = 1 }, "need checkpoints"},
+		{"broker count", func(c *rungargs.Cell) { c.Brokers = 1 }, "cluster metadata lists 3"},
+		{"allocator", func(c *rungargs.Cell) { c.Alloc = "mimalloc2" }, "built for alloc=go"},
+		{"records", func(c *rungargs.Cell) { c.Records = records - 1 }, "outside the corpus"},
+		{"seed", func(c *rungargs.Cell) { c.Seed = 4 }, "checksum"},
+		{"batch", func(c *rungargs.Cell) { c.Batch = 0 }, "batch must be > 0, got 0"},
+		{"aa", func(c *rungargs.Cell) { c.AA = "c" }, "unknown aa"},
+		{"failures without checkpoints", func(c *rungargs.Cell) { c.Failures = 1 }, "need checkpoints"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			c := cell(t)
+			c := testCell(t)
 			tc.mod(&c)
 			var out bytes.Buffer
 			err := rung.Run(context.Background(), c, rung.Build{}, &out)
@@ -152,13 +148,13 @@ func TestRunRefusesFalseClaims(t *testing.T) {
 }
 
 func TestCheckpointedCellWithFailure(t *testing.T) {
-	c := cell(t)
+	c := testCell(t)
 	// 6,000 records take a fast reader a few milliseconds, far less than
 	// the interval: no periodic checkpoint completes, so every reader
 	// takes one at its planned failure and the kills land all the same,
 	// whatever the host's speed or load.
 	c.Batch = 64
-	c.CkptInterval = time.Hour
+	c.Ckpt = time.Hour
 	c.Failures = 3
 	c.CkptDir = t.TempDir()
 	var out bytes.Buffer
@@ -173,10 +169,10 @@ func TestCheckpointedCellWithFailure(t *testing.T) {
 	for _, m := range ms {
 		got[m.Unit] = m.Value
 	}
-	if got["lost"] != 0 || got["dup"] != 0 || got["failures"] != 3 || got["ckpts-forced"] != 3 {
+	if got[results.UnitLostRec] != 0 || got[results.UnitDupRec] != 0 || got["failures"] != 3 || got["ckpts-forced"] != 3 {
 		t.Errorf("figures %v", got)
 	}
-	for _, u := range []string{"ckpt-p99-ms", "replay-rec", "recover-ms", "kill-wait-ms", "rec/s"} {
+	for _, u := range []string{results.UnitCkptP99, results.UnitReplayRec, results.UnitRecoverMs, "kill-wait-ms", results.UnitRecPerSec, results.UnitLostRec, results.UnitDupRec} {
 		if _, ok := got[u]; !ok {
 			t.Errorf("missing %s in %v", u, got)
 		}
@@ -184,7 +180,7 @@ func TestCheckpointedCellWithFailure(t *testing.T) {
 }
 
 func rungMain(args []string) int {
-	c, _, err := rung.ParseArgs(args, os.Stderr)
+	c, err := rungargs.Parse(args, os.Stderr)
 	if err == nil {
 		err = rung.Run(context.Background(), c, rung.Build{}, os.Stdout)
 	}
@@ -193,44 +189,4 @@ func rungMain(args []string) int {
 		return 1
 	}
 	return 0
-}
-
-func TestArgsRoundTrip(t *testing.T) {
-	c := rung.Cell{Path: "fast", Format: "raw", Batch: 8, Brokers: 1, Alloc: "go", CRC: true, Cluster: "embedded",
-		Bootstrap: []string{"a:1", "b:2"}, Topic: "t", Partitions: 1, Records: 1, Seed: 9, Schema: "bid",
-		Timeout: time.Second, Props: map[string]string{"b": "2", "a": "1"}, Tags: []string{"aa=b"},
-		HashCache: "/h", CkptInterval: time.Millisecond, Failures: 2, KillSeed: 5, CkptDir: "/c", Role: "reader"}
-	args := strings.Join(c.Args(), " ")
-	if !strings.Contains(args, "--crc on") || !strings.Contains(args, "--cluster-prop a=1 --cluster-prop b=2") {
-		t.Errorf("args %s", args)
-	}
-	if c.Name() != "path=fast/format=raw/batch=8/brokers=1/alloc=go/crc=on/ckpt=1ms/aa=b" {
-		t.Errorf("name %s", c.Name())
-	}
-	back, _, err := rung.ParseArgs(c.Args(), io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(back, c) {
-		t.Errorf("round trip\n got %+v\nwant %+v", back, c)
-	}
-}
-
-func TestParseArgsRejects(t *testing.T) {
-	for args, want := range map[string]string{
-		"--format xml":          "unknown format",
-		"--path slow":           "unknown path",
-		"--crc maybe":           "--crc must be on or off",
-		"--batch 0":             "batch must be > 0",
-		"--batch -5":            "batch must be > 0",
-		"--bootstrap a:1 extra": "unexpected argument",
-	} {
-		_, _, err := rung.ParseArgs(append(strings.Fields(args), "--bootstrap", "h:1", "--topic", "t", "--records", "1"), io.Discard)
-		if args == "--bootstrap a:1 extra" {
-			_, _, err = rung.ParseArgs(strings.Fields(args), io.Discard)
-		}
-		if err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("%s: error %v, want %q", args, err, want)
-		}
-	}
 }

@@ -4,7 +4,8 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/fastpathlab/fplab/source"
+	"github.com/fastpathlab/fplab/ladder/rungargs"
+	"github.com/fastpathlab/fplab/source/consume"
 	"github.com/fastpathlab/fplab/workloads"
 )
 
@@ -20,7 +21,7 @@ type verifier struct {
 	short      bool
 }
 
-func (v *verifier) check(b *source.Batch) error {
+func (v *verifier) check(b *consume.Batch) error {
 	n := int(b.Rec.NumRows())
 	if n != len(b.Partitions) || n != len(b.Offsets) {
 		return fmt.Errorf("rung: batch %d has %d rows but %d positions", v.batches, n, len(b.Partitions))
@@ -52,7 +53,7 @@ func (v *verifier) check(b *source.Batch) error {
 // the rows whose decoded values differ from the records the corpus wrote at
 // their positions: one such row is a corrupt record, named by position;
 // many (a wrong seed, schema or codec) are counted.
-func (v *verifier) mismatch(b *source.Batch, got, want uint64) error {
+func (v *verifier) mismatch(b *consume.Batch, got, want uint64) error {
 	bad, first := 0, -1
 	for i, p := range b.Partitions {
 		id := b.Offsets[i]*int64(v.partitions) + int64(p)
@@ -76,7 +77,7 @@ func (v *verifier) mismatch(b *source.Batch, got, want uint64) error {
 // checkParsed fails the cell when a record of the corpus did not decode,
 // naming where the first one is: a corrupt record is a decode failure at a
 // position, not a short count of verified records.
-func checkParsed(st source.Stats) error {
+func checkParsed(st consume.Stats) error {
 	if st.ParseFailures == 0 {
 		return nil
 	}
@@ -88,7 +89,7 @@ func checkParsed(st source.Stats) error {
 
 // checkClaims fails the cell when what the reader proves differs from what
 // the cell claims, or when it did not read the whole corpus.
-func checkClaims(c *Cell, st source.Stats, as source.Assertions, rows int64) error {
+func checkClaims(c *rungargs.Cell, st consume.Stats, as consume.Assertions, rows int64) error {
 	if err := checkParsed(st); err != nil {
 		return err
 	}
@@ -100,15 +101,15 @@ func checkClaims(c *Cell, st source.Stats, as source.Assertions, rows int64) err
 
 // checkPath fails the cell when the reader is not the path, or does not run
 // with the check.crcs, the cell claims.
-func checkPath(c *Cell, st source.Stats, as source.Assertions) error {
+func checkPath(c *rungargs.Cell, st consume.Stats, as consume.Assertions) error {
 	if err := checkParsed(st); err != nil {
 		return err
 	}
 	if as.CheckCRCs != c.CRC {
 		return fmt.Errorf("rung: cell claims check.crcs=%v but the client runs with %v (%s)", c.CRC, as.CheckCRCs, as.CheckCRCsSource)
 	}
-	switch c.Path {
-	case source.PathFast:
+	switch consume.Path(c.Path) {
+	case consume.PathFast:
 		// One crossing per drain: a bulk drain moves many records per
 		// crossing. Demand at least min(batch, 16) on average, which a
 		// per-record fallback (1 per crossing) cannot meet.
@@ -122,7 +123,7 @@ func checkPath(c *Cell, st source.Stats, as source.Assertions) error {
 		if st.Polls != 0 {
 			return fmt.Errorf("rung: path=fast called Poll %d times", st.Polls)
 		}
-	case source.PathRowwise, source.PathShallow:
+	case consume.PathRowwise, consume.PathShallow:
 		if st.Polls < st.Records || st.Crossings != 0 {
 			return fmt.Errorf("rung: path=%s made %d polls and %d drains for %d records: not per-record Poll", c.Path, st.Polls, st.Crossings, st.Records)
 		}
@@ -133,11 +134,11 @@ func checkPath(c *Cell, st source.Stats, as source.Assertions) error {
 // verifyingReader checks every batch against the corpus on its way to a
 // checkpointing reader loop, which consumes batches itself.
 type verifyingReader struct {
-	source.Reader
+	consume.Reader
 	v *verifier
 }
 
-func (r *verifyingReader) Next(ctx context.Context) (*source.Batch, error) {
+func (r *verifyingReader) Next(ctx context.Context) (*consume.Batch, error) {
 	b, err := r.Reader.Next(ctx)
 	if err != nil {
 		return nil, err

@@ -11,7 +11,7 @@ import (
 
 	"github.com/fastpathlab/fplab/clusters"
 	"github.com/fastpathlab/fplab/ladder/rung"
-	"github.com/fastpathlab/fplab/source"
+	"github.com/fastpathlab/fplab/source/consume"
 	"github.com/fastpathlab/fplab/workloads"
 )
 
@@ -21,7 +21,7 @@ var topicRuns atomic.Int64
 // 3001 does not decode: the cell fails naming the record's partition and
 // offset as a decode failure, not as a short count of verified records.
 func TestCorruptRecordNamesItsPosition(t *testing.T) {
-	c := cell(t)
+	c := testCell(t)
 	s, _ := workloads.SchemaByName("bid")
 	codec, _ := workloads.NewCodec(workloads.FormatJSON, s)
 	corpus := workloads.NewCorpus(s, codec, c.Seed, c.Records)
@@ -38,8 +38,8 @@ func TestCorruptRecordNamesItsPosition(t *testing.T) {
 	if _, err := clusters.Load(ctx, clusters.Cluster{Bootstrap: c.Bootstrap}, c.Topic, parts, records, msg); err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range []source.Path{source.PathFast, source.PathRowwise} {
-		c.Path = p
+	for _, p := range []consume.Path{consume.PathFast, consume.PathRowwise} {
+		c.Path = string(p)
 		var out bytes.Buffer
 		err := rung.Run(ctx, c, rung.Build{}, &out)
 		want := "rung: 1 record(s) of the corpus do not decode; the first: source: record at partition 1 offset 1000 does not decode"
@@ -55,7 +55,7 @@ func TestCorruptRecordNamesItsPosition(t *testing.T) {
 // TestWrongRecordNamesItsPosition swaps record 3001 for a valid record
 // with other values: the checksum mismatch names the row's position.
 func TestWrongRecordNamesItsPosition(t *testing.T) {
-	c := cell(t)
+	c := testCell(t)
 	s, _ := workloads.SchemaByName("bid")
 	codec, _ := workloads.NewCodec(workloads.FormatJSON, s)
 	corpus := workloads.NewCorpus(s, codec, c.Seed, c.Records)

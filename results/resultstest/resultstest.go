@@ -6,7 +6,7 @@
 // The named row sets are the runs the golden files were made from, so a
 // change to one of them is a change to every golden file drawn from it:
 // SweepRows (plots), SmokeRows, PathsRows and OneCellRows (plots and
-// results/report), GapRows (results/report and fplab report), TableRows
+// report), GapRows (report and fplab report), TableRows
 // (results' tables) and CompareRows (results' compare and fplab compare).
 //
 // results' own in-package tests cannot import this package (it imports

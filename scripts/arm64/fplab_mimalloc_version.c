@@ -2,7 +2,8 @@
  * cross build compiles libmimalloc-sys's vendored mimalloc sources with
  * aarch64-linux-gnu-gcc instead of cargo (no aarch64 rustup target here),
  * and this one function is all the Rust staticlib adds on top of them.
- * alloc/mi.h declares it; alloc's proof checks the series with it. */
+ * alloc/internal/cmalloc/mi.h declares it; alloc's proof checks the series
+ * with it. */
 #include <mimalloc.h>
 
 int fplab_mimalloc_version(void) { return mi_version(); }

@@ -1,0 +1,22 @@
+//go:build mimalloc3 && !mimalloc2
+
+package cmalloc
+
+// The archive and headers come from `make alloc-libs` (alloc/Makefile.inc),
+// under alloc/mimalloc/lib, two directories up. mi.h stops the build with
+// that message if they are missing.
+
+// #cgo CFLAGS: -DFPL_MI_SERIES=3 -I${SRCDIR}/../../mimalloc/lib/include-v3
+// #cgo linux,amd64 LDFLAGS: ${SRCDIR}/../../mimalloc/lib/linux_amd64/v3/libfplab_mimalloc.a
+// #cgo linux,arm64 LDFLAGS: ${SRCDIR}/../../mimalloc/lib/linux_arm64/v3/libfplab_mimalloc.a
+// #cgo LDFLAGS: -lpthread -ldl
+import "C"
+
+import "github.com/fastpathlab/fplab/results/cell"
+
+// Variant is the allocator variant of this build, and Series the mimalloc
+// major version it links.
+const (
+	Variant = cell.AllocMimalloc3
+	Series  = 3
+)

@@ -1,0 +1,165 @@
+package rungargs
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/fastpathlab/fplab/clusters"
+	"github.com/fastpathlab/fplab/results/cell"
+)
+
+// Cell is one point of the ladder's matrix (the embedded cell.Cell, whose
+// Name the child prints) plus what the child needs to reach its corpus and
+// what it is asked to record.
+type Cell struct {
+	cell.Cell
+
+	Bootstrap  []string
+	Props      map[string]string
+	Topic      string
+	Partitions int
+	Records    int
+	Seed       uint64
+	Schema     string
+	// Timeout bounds the whole cell.
+	Timeout time.Duration
+	// HashCache is a directory where the corpus's expected row hashes are
+	// cached between cells ("" = compute them in every cell).
+	HashCache string
+
+	// Failures is how many reader processes to kill (needs Cell.Ckpt > 0).
+	Failures int
+	// KillSeed picks where the readers are killed (0: the corpus seed);
+	// the ladder derives it per cell and repetition, so kills land at
+	// different positions in every cell-repetition.
+	KillSeed uint64
+	// CkptDir holds the checkpoint store and the sink's output ("": a
+	// temporary directory removed afterwards).
+	CkptDir string
+	// FaultSocket, when set, is the fault server (clusters/kafka) the cell
+	// asks to kill a broker at its first batch and restart it at half the
+	// corpus.
+	FaultSocket string
+	// Role is "" for the cell itself, or RoleReader for a checkpointing
+	// reader process the cell's supervisor started.
+	Role string
+	// CPUProfile and MemProfile, when set, are where the child writes a CPU
+	// profile of its measured window and a heap profile at its end.
+	CPUProfile, MemProfile string
+}
+
+// RoleReader is the Role of a checkpointing reader process.
+const RoleReader = "reader"
+
+// Args renders the cell as `fplab rung` flags, the one encoding the ladder
+// and a checkpointing supervisor use to start a cell's processes; Parse is
+// its inverse. Secret props (clusters.IsSecretKey) are not among them: a
+// child started with these flags must inherit SecretFiles.
+func (c *Cell) Args() []string {
+	a := []string{
+		"--" + cell.Path, c.Path, "--" + cell.Format, c.Format,
+		"--" + cell.Batch, fmt.Sprint(c.Batch), "--" + cell.Brokers, fmt.Sprint(c.Brokers),
+		"--" + cell.Alloc, c.Alloc, "--" + cell.CRC, c.Value(cell.CRC), "--" + cell.Cluster, c.Value(cell.Cluster),
+		"--bootstrap", strings.Join(c.Bootstrap, ","), "--topic", c.Topic,
+		"--partitions", fmt.Sprint(c.Partitions), "--records", fmt.Sprint(c.Records),
+		"--seed", fmt.Sprint(c.Seed), "--schema", c.Schema, "--timeout", c.Timeout.String(),
+	}
+	opt := func(flag, v string) {
+		if v != "" {
+			a = append(a, "--"+flag, v)
+		}
+	}
+	if c.Ckpt > 0 {
+		opt("checkpoint-interval", c.Ckpt.String())
+	}
+	opt(cell.Prof, c.Value(cell.Prof))
+	opt(cell.Fault, c.Fault)
+	opt(cell.AA, c.AA)
+	public, secrets := clusters.SplitSecrets(c.Props)
+	for _, k := range sortedKeys(public) {
+		a = append(a, "--cluster-prop", k+"="+public[k])
+	}
+	if len(secrets) > 0 {
+		// The values travel on a pipe: see SecretFiles.
+		a = append(a, "--secrets-fd", fmt.Sprint(SecretsFD))
+	}
+	opt("hash-cache", c.HashCache)
+	if c.Failures > 0 {
+		opt("failures", fmt.Sprint(c.Failures))
+	}
+	if c.KillSeed != 0 {
+		opt("kill-seed", fmt.Sprint(c.KillSeed))
+	}
+	opt("ckpt-dir", c.CkptDir)
+	opt("role", c.Role)
+	opt("fault-socket", c.FaultSocket)
+	opt("cpuprofile", c.CPUProfile)
+	opt("memprofile", c.MemProfile)
+	return a
+}
+
+// Validate checks what the cell's parts cannot express alone: the bounds of
+// each field, and the combinations a child refuses.
+func (c *Cell) Validate() error {
+	for _, k := range cell.Axes() {
+		if known := cell.Values(k); known != nil && !slices.Contains(known, c.Value(k)) {
+			return fmt.Errorf("rungargs: unknown %s %q (want %s)", k, c.Value(k), strings.Join(known, ", "))
+		}
+	}
+	for _, n := range []struct {
+		key string
+		v   int
+	}{{cell.Batch, c.Batch}, {cell.Brokers, c.Brokers}} {
+		if n.v <= 0 {
+			return fmt.Errorf("rungargs: %s must be > 0, got %d", n.key, n.v)
+		}
+	}
+	// The rest of the name (aa, fault, ckpt) is checked by the one decoder.
+	if _, err := cell.Parse(c.Name()); err != nil {
+		return fmt.Errorf("rungargs: %w", err)
+	}
+	switch {
+	case c.Records <= 0:
+		return fmt.Errorf("rungargs: records must be > 0, got %d", c.Records)
+	case c.Partitions <= 0:
+		return fmt.Errorf("rungargs: partitions must be > 0, got %d", c.Partitions)
+	case len(c.Bootstrap) == 0:
+		return fmt.Errorf("rungargs: no bootstrap servers")
+	case c.Topic == "":
+		return fmt.Errorf("rungargs: no topic")
+	case c.Timeout <= 0:
+		return fmt.Errorf("rungargs: timeout must be > 0")
+	case c.Failures < 0:
+		return fmt.Errorf("rungargs: failures must be >= 0, got %d", c.Failures)
+	case c.Failures > 0 && c.Ckpt <= 0:
+		return fmt.Errorf("rungargs: failures need checkpoints (a checkpoint interval > 0)")
+	case c.Role != "" && c.Role != RoleReader:
+		return fmt.Errorf("rungargs: unknown role %q", c.Role)
+	case c.Role == RoleReader && c.CkptDir == "":
+		return fmt.Errorf("rungargs: a reader needs --ckpt-dir")
+	case c.Path == cell.PathJava && c.Ckpt > 0:
+		return fmt.Errorf("rungargs: path=java cannot checkpoint (it only counts records)")
+	case c.Path == cell.PathJava && c.FaultSocket != "":
+		return fmt.Errorf("rungargs: path=java cannot take a mid-cell broker kill (use a Go path)")
+	case c.Path == cell.PathJava && len(c.Props) > 0:
+		return fmt.Errorf("rungargs: path=java takes no cluster props (they are librdkafka names)")
+	case c.FaultSocket != "" && c.Ckpt > 0:
+		return fmt.Errorf("rungargs: a broker kill cell cannot also checkpoint")
+	case (c.Fault != "") != (c.FaultSocket != ""):
+		return fmt.Errorf("rungargs: fault=%s needs a --fault-socket and a --fault-socket needs fault=%s", cell.FaultKill, cell.FaultKill)
+	}
+	return checkNotRedacted(c.Props)
+}
+
+// sortedKeys orders a map's keys, so rendered flags are deterministic.
+func sortedKeys(m map[string]string) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}

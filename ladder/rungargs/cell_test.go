@@ -1,0 +1,87 @@
+package rungargs_test
+
+import (
+	"io"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fastpathlab/fplab/ladder/rungargs"
+	"github.com/fastpathlab/fplab/results/cell"
+)
+
+// full is a cell with every field set.
+func full() rungargs.Cell {
+	return rungargs.Cell{
+		Cell: cell.Cell{Path: "fast", Format: "raw", Batch: 8, Brokers: 3, Alloc: "mimalloc3", CRC: true,
+			Cluster: "kafka", Ckpt: time.Millisecond, Prof: true, AA: "b"},
+		Bootstrap: []string{"a:1", "b:2"}, Topic: "t", Partitions: 1, Records: 1, Seed: 9, Schema: "bid",
+		Timeout: time.Second, Props: map[string]string{"b": "2", "a": "1"},
+		HashCache: "/h", Failures: 2, KillSeed: 5, CkptDir: "/c", Role: rungargs.RoleReader,
+		CPUProfile: "/p/cpu", MemProfile: "/p/mem",
+	}
+}
+
+// TestArgsRoundTrip: Parse(c.Args()) == c, for a cell with every field set
+// and for the smallest valid cell, and the child's name is the ladder's.
+func TestArgsRoundTrip(t *testing.T) {
+	small := rungargs.Cell{Cell: cell.Cell{Path: "java", Format: "json", Batch: 1, Brokers: 1, Alloc: "go", Cluster: "embedded"},
+		Bootstrap: []string{"h:1"}, Topic: "t", Partitions: 1, Records: 1, Seed: 1, Schema: "bid", Timeout: time.Minute}
+	kill := small
+	kill.Path, kill.Fault, kill.FaultSocket = "franz", cell.FaultKill, "/run/fault.sock"
+	for _, c := range []rungargs.Cell{full(), small, kill} {
+		back, err := rungargs.Parse(c.Args(), io.Discard)
+		if err != nil {
+			t.Fatalf("Parse(%q): %v", c.Args(), err)
+		}
+		if !reflect.DeepEqual(back, c) {
+			t.Errorf("round trip\n got %+v\nwant %+v", back, c)
+		}
+	}
+	c := full()
+	args := strings.Join(c.Args(), " ")
+	for _, want := range []string{"--crc on", "--cluster kafka", "--prof on", "--aa b", "--cluster-prop a=1 --cluster-prop b=2",
+		"--cpuprofile /p/cpu --memprofile /p/mem"} {
+		if !strings.Contains(args, want) {
+			t.Errorf("args %s lack %q", args, want)
+		}
+	}
+	if want := "path=fast/format=raw/batch=8/brokers=3/alloc=mimalloc3/crc=on/cluster=kafka/ckpt=1ms/prof=on/aa=b"; c.Name() != want {
+		t.Errorf("name %s, want %s", c.Name(), want)
+	}
+}
+
+func TestParseRejects(t *testing.T) {
+	base := []string{"--bootstrap", "h:1", "--topic", "t", "--records", "1"}
+	for args, want := range map[string]string{
+		"--format xml":                         "unknown format",
+		"--path slow":                          "unknown path",
+		"--alloc tcmalloc":                     "unknown alloc",
+		"--cluster cloud":                      "unknown cluster",
+		"--crc maybe":                          "--crc must be on or off",
+		"--prof yes":                           "--prof must be on or off",
+		"--aa c":                               "unknown aa",
+		"--fault kill":                         "needs a --fault-socket",
+		"--fault-socket /s":                    "needs a --fault-socket",
+		"--batch 0":                            "batch must be > 0, got 0",
+		"--batch -5":                           "batch must be > 0, got -5",
+		"--failures 1":                         "need checkpoints",
+		"--role writer":                        "unknown role",
+		"--role reader":                        "needs --ckpt-dir",
+		"--path java --checkpoint-interval 1s": "java cannot checkpoint",
+		"--nosuchflag 1":                       "flag provided but not defined",
+	} {
+		_, err := rungargs.Parse(append(strings.Fields(args), base...), io.Discard)
+		if err == nil || !strings.Contains(err.Error(), want) || !strings.HasPrefix(err.Error(), "rungargs: ") {
+			t.Errorf("%s: error %v, want %q", args, err, want)
+		}
+	}
+	if _, err := rungargs.Parse([]string{"--bootstrap", "a:1", "extra"}, io.Discard); err == nil || !strings.Contains(err.Error(), "unexpected argument") {
+		t.Errorf("extra argument: %v", err)
+	}
+	var usage strings.Builder
+	if _, err := rungargs.Parse([]string{"-h"}, &usage); err == nil || !strings.Contains(usage.String(), "-checkpoint-interval") {
+		t.Errorf("-h: %v, usage %q", err, usage.String())
+	}
+}

@@ -1,0 +1,116 @@
+package rungargs
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/fastpathlab/fplab/clusters"
+	"github.com/fastpathlab/fplab/results/cell"
+)
+
+// Parse decodes `fplab rung` flags, the inverse of Cell.Args, and validates
+// the cell (Cell.Validate). It uses its own flag set (no globals). A bad
+// flag is only returned, for the caller to print once; -h writes the flags
+// to usage and returns flag.ErrHelp.
+func Parse(args []string, usage io.Writer) (Cell, error) {
+	c, err := Decode(args, usage)
+	if err != nil {
+		return Cell{}, err
+	}
+	return c, c.Validate()
+}
+
+// Decode is Parse without Cell.Validate: the flags as given, for a fake
+// child in tests that must answer whatever argv it is handed.
+func Decode(args []string, usage io.Writer) (Cell, error) {
+	fs := flag.NewFlagSet("fplab rung", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	var (
+		c         Cell
+		crc       = fs.String(cell.CRC, cell.Off, "check.crcs: on or off")
+		prof      = fs.String(cell.Prof, "", "prof=on: the cell's name says it is profiled")
+		bootstrap = fs.String("bootstrap", "", "bootstrap servers, host:port[,host:port...]")
+		secretsFD = fs.Int("secrets-fd", 0, "internal: read secret cluster props (a JSON object) from this inherited descriptor, then close it")
+		props     multiFlag
+	)
+	fs.StringVar(&c.Path, cell.Path, cell.PathFast, "consume path: "+strings.Join(cell.Paths(), ", "))
+	fs.StringVar(&c.Format, cell.Format, cell.FormatJSON, "message format: "+strings.Join(cell.Formats(), ", "))
+	fs.IntVar(&c.Batch, cell.Batch, 8192, "rows per Arrow batch")
+	fs.IntVar(&c.Brokers, cell.Brokers, 1, "broker count the cluster must have (read back from metadata)")
+	fs.StringVar(&c.Alloc, cell.Alloc, cell.AllocGo, "allocator the binary must be built for: "+strings.Join(cell.Allocs(), ", "))
+	fs.StringVar(&c.Cluster, cell.Cluster, cell.ClusterEmbedded, "cluster kind, reported in the result: "+strings.Join(cell.Clusters(), ", "))
+	fs.DurationVar(&c.Ckpt, "checkpoint-interval", 0, "checkpoint barrier interval (0: checkpointing off)")
+	fs.StringVar(&c.Fault, cell.Fault, "", "fault=kill: a broker is killed and restarted mid-cell (needs --fault-socket)")
+	fs.StringVar(&c.AA, cell.AA, "", "a or b: one side of the A/A calibration pair")
+	fs.StringVar(&c.Topic, "topic", "", "topic holding the corpus")
+	fs.IntVar(&c.Partitions, "partitions", 6, "partition count of the topic")
+	fs.IntVar(&c.Records, "records", 0, "corpus record count")
+	fs.Uint64Var(&c.Seed, "seed", 1, "corpus seed")
+	fs.StringVar(&c.Schema, "schema", "bid", "corpus schema: bid or bid-wide")
+	fs.DurationVar(&c.Timeout, "timeout", 2*time.Minute, "hard limit for the whole cell")
+	fs.StringVar(&c.HashCache, "hash-cache", "", "directory caching the corpus's expected row hashes")
+	fs.IntVar(&c.Failures, "failures", 0, "reader processes to kill with SIGKILL at seeded moments (needs checkpoints)")
+	fs.Uint64Var(&c.KillSeed, "kill-seed", 0, "seed of the reader kill positions (0: the corpus seed)")
+	fs.StringVar(&c.CkptDir, "ckpt-dir", "", "directory for the checkpoint store and the sink's output (default: a temporary one)")
+	fs.StringVar(&c.FaultSocket, "fault-socket", "", "internal: fault server socket of a fault=kill cell (cluster=kafka)")
+	fs.StringVar(&c.Role, "role", "", "internal: \""+RoleReader+"\" for a checkpointing reader process")
+	fs.StringVar(&c.CPUProfile, "cpuprofile", "", "write a CPU profile of the cell to this file")
+	fs.StringVar(&c.MemProfile, "memprofile", "", "write a heap profile at the end of the cell to this file")
+	fs.Var(&props, "cluster-prop", "client property k=v for an external cluster (repeatable)")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(usage, "usage: fplab rung [flags]")
+			fs.SetOutput(usage)
+			fs.PrintDefaults()
+		}
+		return Cell{}, fmt.Errorf("rungargs: %w", err)
+	}
+	if fs.NArg() > 0 {
+		return Cell{}, fmt.Errorf("rungargs: unexpected argument %q", fs.Arg(0))
+	}
+	switch *crc {
+	case cell.On, cell.Off:
+		c.CRC = *crc == cell.On
+	default:
+		return Cell{}, fmt.Errorf("rungargs: --crc must be on or off, got %q", *crc)
+	}
+	switch *prof {
+	case cell.On, cell.Off, "":
+		c.Prof = *prof == cell.On
+	default:
+		return Cell{}, fmt.Errorf("rungargs: --prof must be on or off, got %q", *prof)
+	}
+	pm, err := clusters.ParseProps(props)
+	if err != nil {
+		return Cell{}, err
+	}
+	if *secretsFD > 0 {
+		secrets, err := readSecrets(*secretsFD)
+		if err != nil {
+			return Cell{}, err
+		}
+		if pm, err = mergeSecrets(pm, secrets); err != nil {
+			return Cell{}, err
+		}
+	}
+	if len(pm) > 0 {
+		c.Props = pm
+	}
+	if *bootstrap != "" {
+		if c.Bootstrap, err = clusters.ParseBootstrap(*bootstrap); err != nil {
+			return Cell{}, err
+		}
+	}
+	return c, nil
+}
+
+// multiFlag collects a repeated flag.
+type multiFlag []string
+
+func (l *multiFlag) String() string     { return strings.Join(*l, ",") }
+func (l *multiFlag) Set(s string) error { *l = append(*l, s); return nil }

@@ -1,0 +1,67 @@
+package consume
+
+import (
+	"context"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+)
+
+// Batch is one emitted Arrow record batch with the positions it covers.
+// Rec belongs to the caller (Release it); the slices are reused by the
+// reader and are valid until the next call to Next.
+type Batch struct {
+	Rec arrow.RecordBatch
+	// Partitions and Offsets give, per row, where the record came from.
+	Partitions []int32
+	Offsets    []int64
+	// Split is the split state after this batch: index = partition, value =
+	// the offset after the last record of that partition emitted so far.
+	Split []int64
+	// Bytes is the payload bytes of the batch's records.
+	Bytes int64
+}
+
+// Reader drains one topic from the start offsets to the stop offsets.
+type Reader interface {
+	// Next returns the next batch, or io.EOF once every partition has
+	// reached its stop offset and the last (possibly short) batch was
+	// returned.
+	Next(ctx context.Context) (*Batch, error)
+	// Stats reports the counters collected so far.
+	Stats() Stats
+	// Assertions reports what the reader can prove about itself.
+	Assertions() (Assertions, error)
+	Close() error
+}
+
+// Stats are a reader's counters.
+type Stats struct {
+	Records       int64
+	Bytes         int64
+	Batches       int64
+	ParseFailures int64
+	// FirstParseFailure locates the first record that did not decode (nil
+	// when every record did).
+	FirstParseFailure *ParseFailure
+	// Crossings counts cgo drain calls (fast path) and NonEmpty those that
+	// returned at least one message; Polls counts per-record poll calls.
+	Crossings int64
+	NonEmpty  int64
+	Polls     int64
+	// ConsumerErrors counts transient client errors that were tolerated.
+	ConsumerErrors int64
+	// First is when the first record arrived (start of steady state).
+	First time.Time
+}
+
+// Assertions are facts a reader read back from its client, so a cell can
+// fail when the claim and the fact differ.
+type Assertions struct {
+	// Client names the client library and version, e.g. "librdkafka 2.11.1".
+	Client string
+	// CheckCRCs is the effective CRC setting as the client reports it.
+	CheckCRCs bool
+	// CheckCRCsSource says where CheckCRCs was read from.
+	CheckCRCsSource string
+}

@@ -1,0 +1,34 @@
+package consume
+
+import (
+	"fmt"
+
+	"github.com/fastpathlab/fplab/results/cell"
+)
+
+// Path names a consume path. Its values are the lab's path names from
+// results/cell, the one vocabulary a cell name, a spec and a table share.
+type Path string
+
+// The consume paths package source implements, from least to most native,
+// plus the franz-go peer. cell.PathJava has no Path: the JVM reference runs
+// outside this process and is not a Reader.
+const (
+	PathRowwise Path = cell.PathRowwise
+	PathShallow Path = cell.PathShallow
+	PathFast    Path = cell.PathFast
+	PathFranz   Path = cell.PathFranz
+)
+
+// Paths lists every path package source implements, in cell.Paths' order.
+func Paths() []Path { return []Path{PathRowwise, PathShallow, PathFast, PathFranz} }
+
+// ParsePath checks a path name.
+func ParsePath(s string) (Path, error) {
+	for _, p := range Paths() {
+		if string(p) == s {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("source: unknown path %q (want rowwise, shallow, fast or franz)", s)
+}

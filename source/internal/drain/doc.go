@@ -1,0 +1,23 @@
+// Package drain is the fast path's cgo layer: the lab's own C over the
+// librdkafka that confluent-kafka-go links into the binary.
+//
+// Where it sits in the flow:
+//
+//	spec -> cells -> child process (fplab rung) -> [source: fast path -> drain] -> result -> journal -> tables/plots/report
+//
+// A Drain moves the backlog of a consumer's queue into one contiguous C
+// buffer per crossing (rd_kafka_consume_callback_queue with drain.c's
+// callback), with per-message end offset, partition and offset arrays that
+// Views exposes to Go without a copy. Conf reads a property back from the
+// running client (rd_kafka_conf_get), which is how every librdkafka path
+// proves its check.crcs.
+//
+// Both take a *kafka.Consumer: confluent-kafka-go does not export its
+// rd_kafka_t, so the handle is found by reflection, and a changed library
+// layout is an error, not a crash. rdk.h declares the few librdkafka
+// functions used; the C return codes are named in drain.h (fpl_drain_fault)
+// and rdk.h (rd_kafka_conf_res_t) and mirrored as Go constants.
+//
+// This is the only cgo under source/; the package source/consume, the API
+// the paths implement, has none.
+package drain
