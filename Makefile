@@ -34,8 +34,13 @@ build-mimalloc3: $(ALLOC_LIB_mimalloc3) $(ALLOC_INC_mimalloc3)
 	@mkdir -p bin
 	$(GOBUILD) -tags '$(ALLOC_TAGS_mimalloc3)' -o bin/$(ALLOC_BIN_mimalloc3) ./cmd/fplab
 
+# The harness side links no C: the ladder, the checkpoint supervisor and
+# the analysis build and vet with cgo off (docs/architecture.md).
+NOCGO_PKGS = ./ladder ./ladder/rungargs ./checkpointcost ./source/consume ./results/... ./plots ./report ./workloads
+
 vet:
 	$(GO) vet ./...
+	CGO_ENABLED=0 $(GO) vet $(NOCGO_PKGS)
 	$(GO) vet -tags mimalloc2 ./alloc/... ./cmd/...
 	$(GO) vet -tags mimalloc3 ./alloc/... ./cmd/...
 
@@ -47,6 +52,7 @@ test: build vet kafka-dist
 	# under the race detector (test builds only; nothing measured;
 	# ladder/rung is left out: a rung refuses to run in a -race build).
 	$(GO) test -count=1 -race -timeout 30m ./checkpointcost ./clusters ./ladder ./source
+	CGO_ENABLED=0 $(GO) test -count=1 -timeout 30m ./ladder ./checkpointcost
 	$(GO) test -count=1 -tags mimalloc2 ./alloc/...
 	$(GO) test -count=1 -tags mimalloc3 ./alloc/...
 	$(GO) test -count=1 -tags mimalloc2 -run ThreadChurn ./source
