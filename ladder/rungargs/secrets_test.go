@@ -80,7 +80,10 @@ func parseArgsChild(t *testing.T, args []string, files []*os.File) (stdout, stde
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(exe, append([]string{"parse-args"}, args...)...)
+	// Through the child wrapper, as the ladder starts its children (under
+	// emulation the wrapper is qemu).
+	argv := rungargs.WrapArgv(append([]string{exe, "parse-args"}, args...))
+	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.ExtraFiles = files
 	var o, e bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &o, &e
