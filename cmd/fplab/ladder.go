@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/fastpathlab/fplab/ladder"
-	"github.com/fastpathlab/fplab/results"
 	"github.com/fastpathlab/fplab/report"
+	"github.com/fastpathlab/fplab/results"
 )
 
 // runLadder runs (or resumes) a spec, then writes the report with its
