@@ -35,6 +35,7 @@ type loadConfig struct {
 	replication     int16
 	maxBuffered     int
 	deliveryTimeout time.Duration
+	compression     string
 }
 
 func defaultLoadConfig() loadConfig {
@@ -63,6 +64,11 @@ func WithBatchBytes(b int32) LoadOpt { return func(c *loadConfig) { c.batchBytes
 // -1: the broker's default; the embedded cluster uses 1).
 func WithReplicationFactor(rf int16) LoadOpt { return func(c *loadConfig) { c.replication = rf } }
 
+// WithCompression sets the codec the producer compresses batches with:
+// none (the default), gzip, snappy, lz4 or zstd (cell.Compressions). Load
+// refuses any other name.
+func WithCompression(codec string) LoadOpt { return func(c *loadConfig) { c.compression = codec } }
+
 // WithDeliveryTimeout bounds how long any record may wait for the cluster
 // to accept it before Load fails (default 2 minutes).
 func WithDeliveryTimeout(d time.Duration) LoadOpt {
@@ -74,7 +80,7 @@ func WithDeliveryTimeout(d time.Duration) LoadOpt {
 // partition, so that (partition p, offset o) holds record o*partitions+p.
 // The value of record i is message(dst, i): it appends to dst and returns
 // the result, and is called from several goroutines at once. Production is
-// idempotent and uncompressed. An existing topic is accepted only when it
+// idempotent, uncompressed unless WithCompression says otherwise. An existing topic is accepted only when it
 // has that partition count and is empty; callers skip Load when TopicReady
 // says the corpus is already there. If a bootstrap broker stops accepting
 // connections during the load, Load stops within about a second and
@@ -96,10 +102,14 @@ func Load(ctx context.Context, c Cluster, topic string, partitions int, n int,
 		return LoadStats{}, fmt.Errorf("clusters: generators must be >= 1, got %d", cfg.generators)
 	}
 	cfg.generators = min(cfg.generators, partitions)
+	codec, err := compressionCodec(cfg.compression)
+	if err != nil {
+		return LoadStats{}, err
+	}
 
 	cl, err := c.newClient(ctx,
 		kgo.RecordPartitioner(kgo.ManualPartitioner()),
-		kgo.ProducerBatchCompression(kgo.NoCompression()),
+		kgo.ProducerBatchCompression(codec),
 		kgo.ProducerBatchMaxBytes(cfg.batchBytes),
 		kgo.ProducerLinger(cfg.linger),
 		kgo.MaxBufferedRecords(cfg.maxBuffered),

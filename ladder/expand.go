@@ -38,6 +38,10 @@ func product(s *Spec) []cell.Cell {
 	if len(profs) == 0 {
 		profs = []bool{false}
 	}
+	comps := s.Compression
+	if len(comps) == 0 {
+		comps = []string{cell.CompressionNone}
+	}
 	var out []cell.Cell
 	for _, p := range s.Path {
 		for _, f := range s.Format {
@@ -46,9 +50,12 @@ func product(s *Spec) []cell.Cell {
 					for _, a := range s.Alloc {
 						for _, crc := range s.CRC {
 							for _, cl := range s.Cluster {
-								for _, ck := range ckpts {
-									for _, pr := range profs {
-										out = append(out, cell.Cell{Path: p, Format: f, Batch: b, Brokers: br, Alloc: a, CRC: crc == cell.On, Cluster: cl, Ckpt: ck, Prof: pr})
+								for _, co := range comps {
+									for _, ck := range ckpts {
+										for _, pr := range profs {
+											out = append(out, cell.Cell{Path: p, Format: f, Batch: b, Brokers: br, Alloc: a, CRC: crc == cell.On,
+												Cluster: cl, Compression: co, Ckpt: ck, Prof: pr})
+										}
 									}
 								}
 							}

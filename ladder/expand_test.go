@@ -171,3 +171,45 @@ func TestCheckpointListIsADimension(t *testing.T) {
 		}
 	}
 }
+
+// TestCompressionIsAnAxis: compression expands like any axis, names only
+// its non-default values, defaults to none when absent (older specs and
+// stored manifests), and gives each codec its own corpus topic.
+func TestCompressionIsAnAxis(t *testing.T) {
+	base := "path: [fast]\nformat: [raw]\nbatch: [256]\nbrokers: [1]\nalloc: [go]\ncrc: [off]\nrecords: 1000\nrepetitions: 1\nwarmup: 0\nseed: 1\ntimeout: 10s\n"
+	s, err := ParseSpec("x.yaml", []byte(base+"compression: [none, lz4, zstd]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cells, err := Expand(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names, topics []string
+	for _, c := range cells {
+		names = append(names, c.Name())
+		topics = append(topics, corpusTopic("bid-raw-s1-n1000", groupOf(c).compression))
+	}
+	want := []string{
+		"path=fast/format=raw/batch=256/brokers=1/alloc=go/crc=off",
+		"path=fast/format=raw/batch=256/brokers=1/alloc=go/crc=off/compression=lz4",
+		"path=fast/format=raw/batch=256/brokers=1/alloc=go/crc=off/compression=zstd",
+	}
+	if strings.Join(names, "\n") != strings.Join(want, "\n") {
+		t.Errorf("cells\n%s\nwant\n%s", strings.Join(names, "\n"), strings.Join(want, "\n"))
+	}
+	if got := strings.Join(topics, " "); got != "bid-raw-s1-n1000 bid-raw-s1-n1000-lz4 bid-raw-s1-n1000-zstd" {
+		t.Errorf("topics %s", got)
+	}
+	s, err = ParseSpec("x.yaml", []byte(base))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cells, err := Expand(s); err != nil || len(cells) != 1 || cells[0].Value(cell.Compression) != cell.CompressionNone {
+		t.Errorf("without the axis: %v, %v", cells, err)
+	}
+	if _, err := ParseSpec("x.yaml", []byte(base+"compression: [brotli]\n")); err == nil ||
+		err.Error() != `x.yaml:12: compression: unknown value "brotli" (want none, gzip, snappy, lz4, zstd)` {
+		t.Errorf("brotli: %v", err)
+	}
+}

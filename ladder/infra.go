@@ -1,6 +1,10 @@
 package ladder
 
-import "context"
+import (
+	"context"
+
+	"github.com/fastpathlab/fplab/results/cell"
+)
 
 // Errors of an Infra or a Cluster carry no package prefix: the runner
 // wraps them (into ErrInfra), and only the outermost error is prefixed.
@@ -49,9 +53,22 @@ type ClusterSpec struct {
 // CorpusSpec names one corpus: the records every cell of a (format, shape)
 // group consumes.
 type CorpusSpec struct {
-	Format     string
-	Schema     string
-	Seed       uint64
-	Records    int
-	Partitions int
+	Format string
+	// Compression is the codec the producer compresses batches with
+	// (cell.Compressions); the topic name carries it unless it is none.
+	Compression string
+	Schema      string
+	Seed        uint64
+	Records     int
+	Partitions  int
+}
+
+// corpusTopic names the topic of a corpus produced with compression: the
+// corpus ID, plus the codec unless it is none (so a compressed corpus never
+// reuses a plain one's topic, and names of plain runs stay as they were).
+func corpusTopic(corpusID, compression string) string {
+	if compression == "" || compression == cell.CompressionNone {
+		return corpusID
+	}
+	return corpusID + "-" + compression
 }

@@ -92,8 +92,8 @@ func (k *kafkaCluster) Stop() error {
 	return k.stop()
 }
 
-// Load implements Cluster: the topic is the corpus ID, produced only when
-// it does not already hold the corpus.
+// Load implements Cluster: the topic is the corpus ID (corpusTopic),
+// produced only when it does not already hold the corpus.
 func (k *kafkaCluster) Load(ctx context.Context, c CorpusSpec) (string, error) {
 	schema, err := workloads.SchemaByName(c.Schema)
 	if err != nil {
@@ -104,7 +104,7 @@ func (k *kafkaCluster) Load(ctx context.Context, c CorpusSpec) (string, error) {
 		return "", err
 	}
 	corpus := workloads.NewCorpus(schema, codec, c.Seed, c.Records)
-	topic := corpus.ID()
+	topic := corpusTopic(corpus.ID(), c.Compression)
 	ready, err := clusters.TopicReady(ctx, k.c, topic, c.Partitions, c.Records)
 	if err != nil {
 		return "", fmt.Errorf("corpus %s: %w", topic, err)
@@ -112,7 +112,7 @@ func (k *kafkaCluster) Load(ctx context.Context, c CorpusSpec) (string, error) {
 	if ready {
 		return topic, nil
 	}
-	if _, err := clusters.Load(ctx, k.c, topic, c.Partitions, c.Records, corpus.Message); err != nil {
+	if _, err := clusters.Load(ctx, k.c, topic, c.Partitions, c.Records, corpus.Message, clusters.WithCompression(c.Compression)); err != nil {
 		return "", fmt.Errorf("load corpus %s: %w", topic, err)
 	}
 	return topic, nil

@@ -92,7 +92,7 @@ func checkSpec(s *Spec) error {
 // checkBounds holds a spec that did not come through the parser (built in
 // code, or stored in a manifest) to the parser's value bounds.
 func checkBounds(s *Spec) error {
-	for _, a := range [][]string{s.Path, s.Format, s.Alloc, s.CRC, s.Cluster} {
+	for _, a := range [][]string{s.Path, s.Format, s.Alloc, s.CRC, s.Cluster} { // compression may be absent: [none]
 		if len(a) == 0 {
 			return fieldErrorf("spec", "an axis is empty")
 		}
@@ -134,7 +134,7 @@ func checkBounds(s *Spec) error {
 // out, before either is built.
 func checkSizes(s *Spec) error {
 	n := 1
-	for _, k := range []int{len(s.Path), len(s.Format), len(s.Batch), len(s.Brokers), len(s.Alloc), len(s.CRC), len(s.Cluster), max(1, len(s.Checkpoint)), max(1, len(s.Profile))} {
+	for _, k := range []int{len(s.Path), len(s.Format), len(s.Batch), len(s.Brokers), len(s.Alloc), len(s.CRC), len(s.Cluster), max(1, len(s.Compression)), max(1, len(s.Checkpoint)), max(1, len(s.Profile))} {
 		if n *= k; n > maxCells {
 			return fieldErrorf("spec", "the axes multiply to more than %d cells (the lab's bound on one spec)", maxCells)
 		}

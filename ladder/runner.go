@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/fastpathlab/fplab/results"
+	"github.com/fastpathlab/fplab/results/cell"
 )
 
 // runner executes one session of a run: a fresh Run or a Resume.
@@ -25,8 +26,15 @@ type runner struct {
 }
 
 type group struct {
-	format string
-	shape  Shape
+	format      string
+	compression string
+	shape       Shape
+}
+
+// groupOf is the corpus group of a cell: one topic per format,
+// compression codec and cluster shape.
+func groupOf(c cell.Cell) group {
+	return group{format: c.Format, compression: c.Value(cell.Compression), shape: shapeOf(c)}
 }
 
 // todo lists the entries this session runs: every measured entry not in
@@ -87,7 +95,7 @@ func (r *runner) execute(ctx context.Context, done map[results.CellRep]bool) (er
 			return fmt.Errorf("ladder: interrupted after %d of %d child runs; resume with the run directory %s", i, len(todo), r.dir)
 		}
 		cl := clusters[shapeOf(e.Cell)]
-		topic := topics[group{e.Cell.Format, shapeOf(e.Cell)}]
+		topic := topics[groupOf(e.Cell)]
 		rc := rungCell(r.spec, e, cl, topic, filepath.Join(r.dir, "hashes"))
 		rc.CPUProfile, rc.MemProfile = r.profiles(e)
 		res := runChild(ctx, childCmd{
@@ -177,7 +185,7 @@ func (r *runner) setUp(ctx context.Context, todo []Entry, prog *progress) (map[S
 			clusters[sh] = c
 			order = append(order, sh)
 		}
-		g := group{e.Cell.Format, sh}
+		g := groupOf(e.Cell)
 		if _, ok := topics[g]; !ok {
 			t0 := time.Now()
 			topic, err := r.load(ctx, clusters[sh], g)
@@ -199,7 +207,7 @@ func (r *runner) load(ctx context.Context, cl Cluster, g group) (string, error) 
 	lctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	topic, err := cl.Load(lctx, CorpusSpec{
-		Format: g.format, Schema: r.spec.Schema, Seed: r.spec.Seed,
+		Format: g.format, Compression: g.compression, Schema: r.spec.Schema, Seed: r.spec.Seed,
 		Records: r.spec.Records, Partitions: r.spec.Partitions,
 	})
 	if err == nil {

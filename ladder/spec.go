@@ -18,6 +18,9 @@ type Spec struct {
 	Alloc   []string `json:"alloc"`
 	CRC     []string `json:"crc"`
 	Cluster []string `json:"cluster"`
+	// Compression lists the codecs the corpus is produced with; absent
+	// means [none] (specs and stored manifests from before the axis).
+	Compression []string `json:"compression,omitempty"`
 
 	// Covering selects a small set of cells in which every value of every
 	// axis appears at least once instead of the full product.

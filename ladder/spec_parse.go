@@ -153,6 +153,8 @@ func (p *specParser) field(s *Spec, k, v *yaml.Node) error {
 		s.CRC, err = p.enumList(f, v, cell.CRCs())
 	case cell.Cluster:
 		s.Cluster, err = p.enumList(f, v, cell.Clusters())
+	case cell.Compression:
+		s.Compression, err = p.enumList(f, v, cell.Compressions())
 	case "covering":
 		s.Covering, err = p.boolean(f, v)
 	case "exclude":

@@ -140,7 +140,7 @@ func TestSpecErrors(t *testing.T) {
 		{"list for scalar", with("records", "records: [1]"),
 			`x.yaml:8: records: want a positive integer, got a list`},
 		{"exclusion unknown axis", with("seed", "seed: 7\nexclude:\n  - {colour: red}"),
-			`x.yaml:13: exclude: unknown axis "colour" (want path, format, batch, brokers, alloc, crc, cluster)`},
+			`x.yaml:13: exclude: unknown axis "colour" (want path, format, batch, brokers, alloc, crc, cluster, compression)`},
 		{"exclusion unknown value", with("seed", "seed: 7\nexclude:\n  - {path: flink}"),
 			`x.yaml:13: exclude.path: unknown value "flink" (want rowwise, shallow, fast, franz, java)`},
 		{"empty matrix", with("seed", "seed: 7\nexclude:\n  - {path: fast}"),
@@ -283,7 +283,7 @@ func TestShippedSpecs(t *testing.T) {
 func knownAxisValues() map[string][]string {
 	return map[string][]string{
 		cell.Path: goPaths(), cell.Format: cell.Formats(), cell.Alloc: cell.Allocs(),
-		cell.CRC: cell.CRCs(), cell.Cluster: {"embedded"},
+		cell.CRC: cell.CRCs(), cell.Cluster: {"embedded"}, cell.Compression: cell.Compressions(),
 	}
 }
 

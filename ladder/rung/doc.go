@@ -14,7 +14,9 @@
 //
 // A rung proves its cell before it reports: the binary's allocator is the
 // one the cell names (alloc.Proof), the cluster has the broker count the
-// cell names (read back from metadata), librdkafka runs with the cell's
+// cell names (read back from metadata), the corpus's batches are stored
+// with the compression codec the cell names (read back from the batches'
+// attributes), librdkafka runs with the cell's
 // check.crcs (read back from its effective configuration), the fast path
 // crossed into C once per drain rather than once per record, the build is
 // optimised (no -race, no -N -l), and every batch matches the corpus: its row

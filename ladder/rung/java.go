@@ -51,6 +51,9 @@ func runJava(ctx context.Context, c *rungargs.Cell, b Build, w io.Writer) error 
 	if !ready {
 		return fmt.Errorf("rung: topic %q does not hold the %d-record corpus in %d partitions", c.Topic, c.Records, c.Partitions)
 	}
+	if err := checkCompression(ctx, cl, c); err != nil {
+		return err
+	}
 	dir, err := os.MkdirTemp("", "fplab-java-")
 	if err != nil {
 		return fmt.Errorf("rung: %w", err)

@@ -60,7 +60,7 @@ func kafkaCell(t *testing.T, cl *kafka.Cluster, path consume.Path, records int) 
 	}
 	return rungargs.Cell{
 		Cell: cell.Cell{Path: string(path), Format: cell.FormatJSON, Batch: 1024, Brokers: cl.Brokers(), Alloc: cell.AllocGo,
-			Cluster: cell.ClusterKafka},
+			Cluster: cell.ClusterKafka, Compression: cell.CompressionNone},
 		Bootstrap: cl.Bootstrap(), Topic: corpus.ID(), Partitions: 3,
 		Records: records, Seed: 1, Schema: "bid", Timeout: 90 * time.Second,
 	}

@@ -63,6 +63,11 @@ func Run(ctx context.Context, c rungargs.Cell, b Build, w io.Writer) error {
 	if brokers != c.Brokers {
 		return fmt.Errorf("rung: cell claims brokers=%d but cluster metadata lists %d", c.Brokers, brokers)
 	}
+	if c.Role != rungargs.RoleReader { // the supervisor that started it checked
+		if err := checkCompression(ctx, cl, &c); err != nil {
+			return err
+		}
+	}
 
 	mem := &countingAllocator{mem: alloc.Allocator()}
 	switch {

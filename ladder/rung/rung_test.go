@@ -3,6 +3,7 @@ package rung_test
 import (
 	"bytes"
 	"context"
+	"io"
 	"os"
 	"strings"
 	"sync"
@@ -61,6 +62,13 @@ func cluster(t *testing.T) ([]string, string) {
 		if _, err := clusters.Load(ctx, clusters.Cluster{Bootstrap: e.Bootstrap()}, c.ID(), parts, records, c.Message); err != nil {
 			t.Fatal(err)
 		}
+		// The same corpus compressed, for the compression cells.
+		for _, codec := range []string{cell.CompressionLZ4, cell.CompressionZstd} {
+			if _, err := clusters.Load(ctx, clusters.Cluster{Bootstrap: e.Bootstrap()}, c.ID()+"-"+codec, parts, records, c.Message,
+				clusters.WithCompression(codec)); err != nil {
+				t.Fatal(err)
+			}
+		}
 		bs = e.Bootstrap()
 	})
 	if bs == nil {
@@ -72,7 +80,7 @@ func cluster(t *testing.T) ([]string, string) {
 func testCell(t *testing.T) rungargs.Cell {
 	b, topic := cluster(t)
 	return rungargs.Cell{
-		Cell:      cell.Cell{Path: cell.PathFast, Format: cell.FormatJSON, Batch: 512, Brokers: 3, Alloc: cell.AllocGo, Cluster: cell.ClusterEmbedded},
+		Cell:      cell.Cell{Path: cell.PathFast, Format: cell.FormatJSON, Batch: 512, Brokers: 3, Alloc: cell.AllocGo, Cluster: cell.ClusterEmbedded, Compression: cell.CompressionNone},
 		Bootstrap: b, Topic: topic, Partitions: parts, Records: records,
 		Seed: 3, Schema: "bid", Timeout: time.Minute, HashCache: t.TempDir(),
 	}
@@ -117,6 +125,37 @@ func TestRunPrintsBenchfmtPerPath(t *testing.T) {
 	}
 }
 
+// TestCompressedCorpusOnEveryPath: every path delivers a compressed
+// corpus record for record (the rung verifies every batch against the
+// generator), the cell's name says the codec, and a cell that claims
+// another codec than the stored one fails.
+func TestCompressedCorpusOnEveryPath(t *testing.T) {
+	for _, codec := range []string{cell.CompressionLZ4, cell.CompressionZstd} {
+		for _, p := range consume.Paths() {
+			t.Run(codec+"/"+string(p), func(t *testing.T) {
+				c := testCell(t)
+				c.Path, c.Compression, c.Topic = string(p), codec, c.Topic+"-"+codec
+				var out bytes.Buffer
+				if err := rung.Run(context.Background(), c, rung.Build{}, &out); err != nil {
+					t.Fatal(err)
+				}
+				name, iters, _, _, err := results.ParseBench(out.Bytes())
+				if err != nil || iters != records {
+					t.Fatalf("%v, %d records\n%s", err, iters, out.String())
+				}
+				if want := "path=" + string(p) + "/format=json/batch=512/brokers=3/alloc=go/crc=off/compression=" + codec; name != want {
+					t.Errorf("name %q, want %q", name, want)
+				}
+			})
+		}
+	}
+	c := testCell(t)
+	c.Compression, c.Topic = cell.CompressionNone, c.Topic+"-"+cell.CompressionLZ4
+	if err := rung.Run(context.Background(), c, rung.Build{}, io.Discard); err == nil || !strings.Contains(err.Error(), "claims compression=none but topic") {
+		t.Errorf("a plain cell on an lz4 corpus: %v", err)
+	}
+}
+
 func TestRunRefusesFalseClaims(t *testing.T) {
 	cases := []struct {
 		name string
@@ -129,6 +168,7 @@ func TestRunRefusesFalseClaims(t *testing.T) {
 		{"seed", func(c *rungargs.Cell) { c.Seed = 4 }, "checksum"},
 		{"batch", func(c *rungargs.Cell) { c.Batch = 0 }, "batch must be > 0, got 0"},
 		{"aa", func(c *rungargs.Cell) { c.AA = "c" }, "unknown aa"},
+		{"compression", func(c *rungargs.Cell) { c.Compression = cell.CompressionZstd }, "claims compression=zstd but topic"},
 		{"failures without checkpoints", func(c *rungargs.Cell) { c.Failures = 1 }, "need checkpoints"},
 	}
 	for _, tc := range cases {

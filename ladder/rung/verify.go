@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/fastpathlab/fplab/clusters"
 	"github.com/fastpathlab/fplab/ladder/rungargs"
+	"github.com/fastpathlab/fplab/results/cell"
 	"github.com/fastpathlab/fplab/source/consume"
 	"github.com/fastpathlab/fplab/workloads"
 )
@@ -154,4 +156,19 @@ func (r *verifyingReader) Next(ctx context.Context) (*consume.Batch, error) {
 		return nil, err
 	}
 	return b, nil
+}
+
+// checkCompression reads back the codec the corpus's batches are stored
+// with (clusters.StoredCompression) and fails the cell unless it is the
+// one the cell claims: a compression cell measured on a plain corpus, or
+// the reverse, would report another shape's throughput.
+func checkCompression(ctx context.Context, cl clusters.Cluster, c *rungargs.Cell) error {
+	got, err := clusters.StoredCompression(ctx, cl, c.Topic, c.Partitions)
+	if err != nil {
+		return fmt.Errorf("rung: %w", err)
+	}
+	if want := c.Value(cell.Compression); got != want {
+		return fmt.Errorf("rung: cell claims compression=%s but topic %s is stored with %s", want, c.Topic, got)
+	}
+	return nil
 }

@@ -72,6 +72,9 @@ func (c *Cell) Args() []string {
 			a = append(a, "--"+flag, v)
 		}
 	}
+	if v := c.Value(cell.Compression); v != cell.CompressionNone {
+		opt(cell.Compression, v)
+	}
 	if c.Ckpt > 0 {
 		opt("checkpoint-interval", c.Ckpt.String())
 	}

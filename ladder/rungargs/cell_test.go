@@ -15,7 +15,7 @@ import (
 func full() rungargs.Cell {
 	return rungargs.Cell{
 		Cell: cell.Cell{Path: "fast", Format: "raw", Batch: 8, Brokers: 3, Alloc: "mimalloc3", CRC: true,
-			Cluster: "kafka", Ckpt: time.Millisecond, Prof: true, AA: "b"},
+			Cluster: "kafka", Compression: "lz4", Ckpt: time.Millisecond, Prof: true, AA: "b"},
 		Bootstrap: []string{"a:1", "b:2"}, Topic: "t", Partitions: 1, Records: 1, Seed: 9, Schema: "bid",
 		Timeout: time.Second, Props: map[string]string{"b": "2", "a": "1"},
 		HashCache: "/h", Failures: 2, KillSeed: 5, CkptDir: "/c", Role: rungargs.RoleReader,
@@ -26,7 +26,7 @@ func full() rungargs.Cell {
 // TestArgsRoundTrip: Parse(c.Args()) == c, for a cell with every field set
 // and for the smallest valid cell, and the child's name is the ladder's.
 func TestArgsRoundTrip(t *testing.T) {
-	small := rungargs.Cell{Cell: cell.Cell{Path: "java", Format: "json", Batch: 1, Brokers: 1, Alloc: "go", Cluster: "embedded"},
+	small := rungargs.Cell{Cell: cell.Cell{Path: "java", Format: "json", Batch: 1, Brokers: 1, Alloc: "go", Cluster: "embedded", Compression: "none"},
 		Bootstrap: []string{"h:1"}, Topic: "t", Partitions: 1, Records: 1, Seed: 1, Schema: "bid", Timeout: time.Minute}
 	kill := small
 	kill.Path, kill.Fault, kill.FaultSocket = "franz", cell.FaultKill, "/run/fault.sock"
@@ -41,13 +41,13 @@ func TestArgsRoundTrip(t *testing.T) {
 	}
 	c := full()
 	args := strings.Join(c.Args(), " ")
-	for _, want := range []string{"--crc on", "--cluster kafka", "--prof on", "--aa b", "--cluster-prop a=1 --cluster-prop b=2",
+	for _, want := range []string{"--crc on", "--cluster kafka", "--compression lz4 --checkpoint-interval 1ms", "--prof on", "--aa b", "--cluster-prop a=1 --cluster-prop b=2",
 		"--cpuprofile /p/cpu --memprofile /p/mem"} {
 		if !strings.Contains(args, want) {
 			t.Errorf("args %s lack %q", args, want)
 		}
 	}
-	if want := "path=fast/format=raw/batch=8/brokers=3/alloc=mimalloc3/crc=on/cluster=kafka/ckpt=1ms/prof=on/aa=b"; c.Name() != want {
+	if want := "path=fast/format=raw/batch=8/brokers=3/alloc=mimalloc3/crc=on/cluster=kafka/compression=lz4/ckpt=1ms/prof=on/aa=b"; c.Name() != want {
 		t.Errorf("name %s, want %s", c.Name(), want)
 	}
 }
@@ -59,6 +59,7 @@ func TestParseRejects(t *testing.T) {
 		"--path slow":                          "unknown path",
 		"--alloc tcmalloc":                     "unknown alloc",
 		"--cluster cloud":                      "unknown cluster",
+		"--compression brotli":                 `unknown compression "brotli"`,
 		"--crc maybe":                          "--crc must be on or off",
 		"--prof yes":                           "--prof must be on or off",
 		"--aa c":                               "unknown aa",

@@ -44,6 +44,7 @@ func Decode(args []string, usage io.Writer) (Cell, error) {
 	fs.IntVar(&c.Brokers, cell.Brokers, 1, "broker count the cluster must have (read back from metadata)")
 	fs.StringVar(&c.Alloc, cell.Alloc, cell.AllocGo, "allocator the binary must be built for: "+strings.Join(cell.Allocs(), ", "))
 	fs.StringVar(&c.Cluster, cell.Cluster, cell.ClusterEmbedded, "cluster kind, reported in the result: "+strings.Join(cell.Clusters(), ", "))
+	fs.StringVar(&c.Compression, cell.Compression, cell.CompressionNone, "codec the corpus was produced with, asserted from the stored batches: "+strings.Join(cell.Compressions(), ", "))
 	fs.DurationVar(&c.Ckpt, "checkpoint-interval", 0, "checkpoint barrier interval (0: checkpointing off)")
 	fs.StringVar(&c.Fault, cell.Fault, "", "fault=kill: a broker is killed and restarted mid-cell (needs --fault-socket)")
 	fs.StringVar(&c.AA, cell.AA, "", "a or b: one side of the A/A calibration pair")

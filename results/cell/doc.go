@@ -15,9 +15,9 @@
 //
 // A name is key=value parts joined by '/', in a fixed order:
 //
-//	path=fast/format=json/batch=8192/brokers=3/alloc=go/crc=off[/cluster=kafka][/ckpt=1s][/prof=on][/fault=kill][/aa=a]
+//	path=fast/format=json/batch=8192/brokers=3/alloc=go/crc=off[/cluster=kafka][/compression=lz4][/ckpt=1s][/prof=on][/fault=kill][/aa=a]
 //
-// The cluster part is left out for the embedded cluster, so names of the
-// default runs read as they always have. Metric unit names live in package
+// The cluster and compression parts are left out at their defaults
+// (embedded, none), so names of the default runs read as they always have. Metric unit names live in package
 // results (units.go), beside the table that says which way each improves.
 package cell

@@ -23,6 +23,9 @@ type Cell struct {
 	// Cluster is embedded, external or kafka; Name treats "" as embedded,
 	// and Parse returns embedded when the name has no cluster part.
 	Cluster string
+	// Compression is the codec of the corpus's batches; Name treats "" as
+	// none, and Parse returns none when the name has no compression part.
+	Compression string
 	// Ckpt is the checkpoint interval (0: checkpointing off).
 	Ckpt time.Duration
 	// Prof is set for a profiled cell.
@@ -37,9 +40,10 @@ type Cell struct {
 // "BenchmarkLadder/" prefix), key=value parts in the fixed order of Keys, so
 // benchproc can project any of them:
 //
-//	path=fast/format=json/batch=8192/brokers=3/alloc=go/crc=off[/cluster=kafka][/ckpt=1s][/prof=on][/fault=kill][/aa=a]
+//	path=fast/format=json/batch=8192/brokers=3/alloc=go/crc=off[/cluster=kafka][/compression=lz4][/ckpt=1s][/prof=on][/fault=kill][/aa=a]
 //
-// Parse is its inverse.
+// The cluster and compression parts are left out at their defaults
+// (embedded, none). Parse is its inverse.
 func (c Cell) Name() string {
 	var b strings.Builder
 	for _, p := range c.parts() {
@@ -63,6 +67,9 @@ func (c Cell) parts() []Part {
 	if c.Cluster != "" && c.Cluster != ClusterEmbedded {
 		ps = append(ps, Part{Cluster, c.Cluster})
 	}
+	if c.Compression != "" && c.Compression != CompressionNone {
+		ps = append(ps, Part{Compression, c.Compression})
+	}
 	if c.Ckpt > 0 {
 		ps = append(ps, Part{Ckpt, c.Ckpt.String()})
 	}
@@ -84,6 +91,9 @@ func (c Cell) parts() []Part {
 func (c Cell) Value(key string) string {
 	if key == Cluster && (c.Cluster == "" || c.Cluster == ClusterEmbedded) {
 		return ClusterEmbedded
+	}
+	if key == Compression && (c.Compression == "" || c.Compression == CompressionNone) {
+		return CompressionNone
 	}
 	for _, p := range c.parts() {
 		if p.Key == key {
@@ -129,7 +139,7 @@ func Parse(name string) (Cell, error) {
 		}
 	}
 	for _, k := range Axes() {
-		if k != Cluster && !slices.ContainsFunc(ps, func(p Part) bool { return p.Key == k }) {
+		if k != Cluster && k != Compression && !slices.ContainsFunc(ps, func(p Part) bool { return p.Key == k }) {
 			return Cell{}, fmt.Errorf("cell: %s: no %s part", name, k)
 		}
 	}
@@ -138,6 +148,12 @@ func Parse(name string) (Cell, error) {
 		return Cell{}, fmt.Errorf("cell: %s: cluster=%s is never written (it is the default)", name, ClusterEmbedded)
 	case "":
 		c.Cluster = ClusterEmbedded
+	}
+	switch c.Compression {
+	case CompressionNone:
+		return Cell{}, fmt.Errorf("cell: %s: compression=%s is never written (it is the default)", name, CompressionNone)
+	case "":
+		c.Compression = CompressionNone
 	}
 	return c, nil
 }
@@ -162,6 +178,8 @@ func (c *Cell) set(p Part) error {
 		c.CRC = v == On
 	case Cluster:
 		c.Cluster, err = known(p, Clusters())
+	case Compression:
+		c.Compression, err = known(p, Compressions())
 	case Ckpt:
 		d, perr := time.ParseDuration(p.Value)
 		switch {

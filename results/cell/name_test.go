@@ -10,7 +10,7 @@ import (
 
 // base is a cell every axis of which is set.
 func base() Cell {
-	return Cell{Path: PathFast, Format: FormatJSON, Batch: 8192, Brokers: 1, Alloc: AllocGo, Cluster: ClusterEmbedded}
+	return Cell{Path: PathFast, Format: FormatJSON, Batch: 8192, Brokers: 1, Alloc: AllocGo, Cluster: ClusterEmbedded, Compression: CompressionNone}
 }
 
 // variants is every value each part can take, one part changed at a time.
@@ -33,6 +33,9 @@ func variants() []Cell {
 	for _, v := range Clusters() {
 		add(func(c *Cell) { c.Cluster = v })
 	}
+	for _, v := range Compressions() {
+		add(func(c *Cell) { c.Compression = v })
+	}
 	for _, n := range []int{1, 3, 64, 1 << 20} {
 		add(func(c *Cell) { c.Batch = n })
 		add(func(c *Cell) { c.Brokers = n })
@@ -53,7 +56,7 @@ func random(r *rand.Rand) Cell {
 	pick := func(vs []string) string { return vs[r.IntN(len(vs))] }
 	c := Cell{
 		Path: pick(Paths()), Format: pick(Formats()), Batch: 1 + r.IntN(1<<20),
-		Brokers: 1 + r.IntN(9), Alloc: pick(Allocs()), CRC: r.IntN(2) == 0, Cluster: pick(Clusters()),
+		Brokers: 1 + r.IntN(9), Alloc: pick(Allocs()), CRC: r.IntN(2) == 0, Cluster: pick(Clusters()), Compression: pick(Compressions()),
 		Prof: r.IntN(2) == 0,
 	}
 	if r.IntN(2) == 0 {
@@ -105,8 +108,8 @@ func TestNameShape(t *testing.T) {
 	if got, want := c.Name(), "path=fast/format=json/batch=8192/brokers=1/alloc=go/crc=off"; got != want {
 		t.Fatalf("Name = %q, want %q", got, want)
 	}
-	c.Cluster, c.CRC, c.Ckpt, c.Prof, c.Fault, c.AA = ClusterKafka, true, time.Second, true, FaultKill, "b"
-	want := "path=fast/format=json/batch=8192/brokers=1/alloc=go/crc=on/cluster=kafka/ckpt=1s/prof=on/fault=kill/aa=b"
+	c.Cluster, c.Compression, c.CRC, c.Ckpt, c.Prof, c.Fault, c.AA = ClusterKafka, CompressionZstd, true, time.Second, true, FaultKill, "b"
+	want := "path=fast/format=json/batch=8192/brokers=1/alloc=go/crc=on/cluster=kafka/compression=zstd/ckpt=1s/prof=on/fault=kill/aa=b"
 	if got := c.Name(); got != want {
 		t.Fatalf("Name = %q, want %q", got, want)
 	}
@@ -132,6 +135,8 @@ func TestParseRefuses(t *testing.T) {
 		{"path=fast/format=json/batch=8192/brokers=1/alloc=tc/crc=off", "unknown alloc"},
 		{"path=fast/format=json/batch=8192/brokers=1/alloc=go/crc=yes", "unknown crc"},
 		{ok + "/cluster=embedded", "never written"},
+		{ok + "/compression=none", "never written"},
+		{ok + "/compression=brotli", "unknown compression"},
 		{ok + "/ckpt=1000ms", "not written as 1s"},
 		{ok + "/ckpt=-1s", "not a positive duration"},
 		{ok + "/prof=off", "unknown prof"},

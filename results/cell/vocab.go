@@ -15,6 +15,9 @@ const (
 	Alloc   = "alloc"
 	CRC     = "crc"
 	Cluster = "cluster"
+	// Compression is the codec the corpus's producer compressed its
+	// batches with.
+	Compression = "compression"
 
 	// Ckpt is the checkpoint interval of a checkpointing cell.
 	Ckpt = "ckpt"
@@ -28,7 +31,7 @@ const (
 
 // Axes lists the axis keys in name order.
 func Axes() []string {
-	return []string{Path, Format, Batch, Brokers, Alloc, CRC, Cluster}
+	return []string{Path, Format, Batch, Brokers, Alloc, CRC, Cluster, Compression}
 }
 
 // Keys lists every key a Cell's name can hold, in name order.
@@ -66,6 +69,15 @@ const (
 	ClusterKafka    = "kafka"
 )
 
+// Compression codecs, as Kafka names them (compression.type).
+const (
+	CompressionNone   = "none"
+	CompressionGzip   = "gzip"
+	CompressionSnappy = "snappy"
+	CompressionLZ4    = "lz4"
+	CompressionZstd   = "zstd"
+)
+
 // On and Off are the values of the crc and prof parts.
 const (
 	On  = "on"
@@ -93,6 +105,11 @@ func CRCs() []string { return []string{On, Off} }
 // Clusters lists the cluster kinds.
 func Clusters() []string { return []string{ClusterEmbedded, ClusterExternal, ClusterKafka} }
 
+// Compressions lists the codecs, in Kafka's attribute order (0 to 4).
+func Compressions() []string {
+	return []string{CompressionNone, CompressionGzip, CompressionSnappy, CompressionLZ4, CompressionZstd}
+}
+
 // Values lists the values a closed axis takes, nil for an open one (batch,
 // brokers) or an unknown key.
 func Values(key string) []string {
@@ -107,6 +124,8 @@ func Values(key string) []string {
 		return CRCs()
 	case Cluster:
 		return Clusters()
+	case Compression:
+		return Compressions()
 	}
 	return nil
 }

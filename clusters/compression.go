@@ -1,0 +1,116 @@
+package clusters
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/fastpathlab/fplab/results/cell"
+)
+
+// compressionCodec maps a codec name (cell.Compressions; "" is none) to
+// the producer's codec.
+func compressionCodec(name string) (kgo.CompressionCodec, error) {
+	switch name {
+	case "", cell.CompressionNone:
+		return kgo.NoCompression(), nil
+	case cell.CompressionGzip:
+		return kgo.GzipCompression(), nil
+	case cell.CompressionSnappy:
+		return kgo.SnappyCompression(), nil
+	case cell.CompressionLZ4:
+		return kgo.Lz4Compression(), nil
+	case cell.CompressionZstd:
+		return kgo.ZstdCompression(), nil
+	}
+	return kgo.NoCompression(), fmt.Errorf("clusters: unknown compression %q (want %s)", name, strings.Join(cell.Compressions(), ", "))
+}
+
+// StoredCompression reads back the codec the first record batch of every
+// non-empty partition of topic is stored with (the batch attributes'
+// compression bits, which Kafka and kfake keep as the producer wrote them)
+// and returns its name. Batches of different codecs in one topic are an
+// error: a cell's claim must hold for its whole corpus's start. ctx bounds
+// the read (30 s when it has no deadline).
+func StoredCompression(ctx context.Context, c Cluster, topic string, partitions int) (string, error) {
+	if err := validateCorpus(topic, partitions, 0); err != nil {
+		return "", err
+	}
+	ctx, cancel := withDefaultTimeout(ctx)
+	defer cancel()
+	var nonEmpty []int32
+	err := c.withAdmin(ctx, func(ctx context.Context, adm *kadm.Client) error {
+		s, err := readTopicState(ctx, c, adm, topic)
+		if err != nil {
+			return err
+		}
+		if !s.exists {
+			return fmt.Errorf("clusters: topic %q does not exist", topic)
+		}
+		for p := range int32(partitions) {
+			if s.ends[p] > s.starts[p] {
+				nonEmpty = append(nonEmpty, p)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return "", err
+	}
+	if len(nonEmpty) == 0 {
+		return "", fmt.Errorf("clusters: topic %s has no record to read the compression of", topic)
+	}
+	start := make(map[int32]kgo.Offset, len(nonEmpty))
+	for _, p := range nonEmpty {
+		start[p] = kgo.NewOffset().AtStart()
+	}
+	cl, err := c.newClient(ctx, kgo.ConsumePartitions(map[string]map[int32]kgo.Offset{topic: start}))
+	if err != nil {
+		return "", err
+	}
+	defer cl.Close()
+	codecs := make(map[int32]string, len(nonEmpty))
+	for len(codecs) < len(nonEmpty) {
+		fs := cl.PollFetches(ctx)
+		if ctx.Err() != nil {
+			return "", fmt.Errorf("clusters: topic %s: read the compression of %d of %d partitions: %w", topic, len(codecs), len(nonEmpty), ctx.Err())
+		}
+		var ferr error
+		fs.EachError(func(t string, p int32, err error) {
+			if ferr == nil {
+				ferr = fmt.Errorf("clusters: topic %s partition %d: %w", t, p, err)
+			}
+		})
+		if ferr != nil {
+			return "", ferr
+		}
+		fs.EachRecord(func(r *kgo.Record) {
+			if _, ok := codecs[r.Partition]; !ok {
+				codecs[r.Partition] = codecName(r.Attrs.CompressionType())
+			}
+		})
+	}
+	var names []string
+	for _, p := range nonEmpty {
+		if n := codecs[p]; !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	if len(names) > 1 {
+		return "", fmt.Errorf("clusters: topic %s is stored with mixed compression (%s)", topic, strings.Join(names, ", "))
+	}
+	return names[0], nil
+}
+
+// codecName names the compression bits of a record batch's attributes:
+// Kafka numbers the codecs in cell.Compressions' order.
+func codecName(bits uint8) string {
+	if cs := cell.Compressions(); int(bits) < len(cs) {
+		return cs[bits]
+	}
+	return fmt.Sprintf("unknown(%d)", bits)
+}
