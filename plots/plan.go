@@ -7,6 +7,7 @@ import (
 
 	"github.com/fastpathlab/fplab/results"
 	"github.com/fastpathlab/fplab/results/cell"
+	"github.com/fastpathlab/fplab/results/texttab"
 )
 
 // Plan builds, from a run's rows, every figure WriteAll draws: the
@@ -122,7 +123,7 @@ func tradeoffFigure(ds *dataset, format string, opt Options, styles map[string]i
 	}
 	var b strings.Builder
 	b.WriteString(lineCaption(p99, sel.held))
-	fmt.Fprintf(&b, " Knee (ringed): the batch with the highest median throughput whose median ckpt p99 is within %s ms.", fmtNum(budget))
+	fmt.Fprintf(&b, " Knee (ringed): the batch with the highest median throughput whose median ckpt p99 is within %s ms.", texttab.Compact(budget))
 	if len(none) > 0 {
 		fmt.Fprintf(&b, " None within budget: %s.", strings.Join(none, ", "))
 	}
@@ -131,7 +132,7 @@ func tradeoffFigure(ds *dataset, format string, opt Options, styles map[string]i
 	}
 	fig.Caption = b.String()
 	fig.Legend = lineLegend(p99)
-	fig.Legend = append(fig.Legend, LegendEntry{Label: "budget " + fmtNum(budget) + " ms", Kind: LegendBudget})
+	fig.Legend = append(fig.Legend, LegendEntry{Label: "budget " + texttab.Compact(budget) + " ms", Kind: LegendBudget})
 	if len(p99Marks) > 0 {
 		fig.Legend = append(fig.Legend, LegendEntry{Label: "knee", Kind: LegendMark})
 	}
@@ -238,7 +239,7 @@ func needBatches(xs []float64) string {
 	case 0:
 		return "no cell with a batch size"
 	case 1:
-		return "one batch size only (" + fmtNum(xs[0]) + "); see the tables"
+		return "one batch size only (" + texttab.Compact(xs[0]) + "); see the tables"
 	}
 	return ""
 }

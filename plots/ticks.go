@@ -74,13 +74,3 @@ func (siTicks) Ticks(lo, hi float64) []plot.Tick {
 	}
 	return ticks
 }
-
-// fmtNum prints v compactly for captions and legends: whole numbers and
-// values from 1000 up without decimals, smaller ones with 4 significant
-// digits.
-func fmtNum(v float64) string {
-	if math.Abs(v) >= 1000 || v == math.Trunc(v) {
-		return strconv.FormatFloat(v, 'f', 0, 64)
-	}
-	return strconv.FormatFloat(v, 'g', 4, 64)
-}

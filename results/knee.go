@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/fastpathlab/fplab/results/cell"
+	"github.com/fastpathlab/fplab/results/texttab"
 )
 
 // DefaultBudgetMs is the checkpoint p99 budget Knee uses when given none.
@@ -141,7 +142,7 @@ func kneeOfLine(kp KneePoint, cells []*CellSamples, budgetMs float64) KneePoint 
 	if best < 0 {
 		lo := cands[lowest]
 		kp.Reason = fmt.Sprintf("none within budget (%s ms): lowest p99 %s ms at batch %d",
-			fmtNum(budgetMs), fmtNum(lo.p99), lo.batch)
+			texttab.Compact(budgetMs), texttab.Compact(lo.p99), lo.batch)
 		return kp
 	}
 	b := cands[best]
@@ -159,15 +160,6 @@ func better(rateA, p99A float64, batchA int, rateB, p99B float64, batchB int) bo
 		return p99A < p99B
 	}
 	return batchA < batchB
-}
-
-// fmtNum prints v compactly: whole numbers and values from 1000 up without
-// decimals, smaller ones with 4 significant digits.
-func fmtNum(v float64) string {
-	if math.Abs(v) >= 1000 || v == math.Trunc(v) {
-		return strconv.FormatFloat(v, 'f', 0, 64)
-	}
-	return strconv.FormatFloat(v, 'g', 4, 64)
 }
 
 // Setting renders dims as "k=v k=v", keys in cell-name order (SortKeys):

@@ -3,6 +3,8 @@ package results
 import (
 	"strings"
 	"testing"
+
+	"github.com/fastpathlab/fplab/results/texttab"
 )
 
 // kneeRow is one OK repetition with the given rec/s and ckpt-p99-ms (a
@@ -136,7 +138,7 @@ func TestKneeSeparatesSettings(t *testing.T) {
 	got := Knee(rows, 100)
 	var keys []string
 	for _, k := range got {
-		keys = append(keys, k.Format+" "+k.Setting+" "+fmtNum(float64(k.Batch)))
+		keys = append(keys, k.Format+" "+k.Setting+" "+texttab.Compact(float64(k.Batch)))
 	}
 	want := "avro brokers=3 alloc=go crc=off 8192|json brokers=1 alloc=go crc=off 1024|json brokers=3 alloc=go crc=off 8192"
 	if s := strings.Join(keys, "|"); s != want {

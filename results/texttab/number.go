@@ -1,6 +1,8 @@
 package texttab
 
 import (
+	"math"
+	"strconv"
 	"strings"
 
 	"golang.org/x/perf/benchunit"
@@ -30,4 +32,14 @@ func Label(v float64) string {
 		num = "0"
 	}
 	return num + s.Prefix
+}
+
+// Compact prints v for prose (captions, legends, reasons): whole numbers
+// and values from 1000 up without decimals, smaller ones with 4
+// significant digits, no unit scaling.
+func Compact(v float64) string {
+	if math.Abs(v) >= 1000 || v == math.Trunc(v) {
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	}
+	return strconv.FormatFloat(v, 'g', 4, 64)
 }

@@ -146,3 +146,11 @@ func TestEscape(t *testing.T) {
 		t.Errorf("Escape = %q", got)
 	}
 }
+
+func TestCompact(t *testing.T) {
+	for v, want := range map[float64]string{100: "100", 1234.56: "1235", 37.3125: "37.31", 0.000123456: "0.0001235", -2.5: "-2.5"} {
+		if got := Compact(v); got != want {
+			t.Errorf("Compact(%v) = %q, want %q", v, got, want)
+		}
+	}
+}
