@@ -44,6 +44,13 @@ func TestParsePerf(t *testing.T) {
 // kafkaCell loads a json corpus onto a real cluster and returns a cell for it.
 func kafkaCell(t *testing.T, cl *kafka.Cluster, path consume.Path, records int) rungargs.Cell {
 	t.Helper()
+	return kafkaCellCompressed(t, cl, path, records, cell.CompressionNone)
+}
+
+// kafkaCellCompressed is kafkaCell with the corpus produced with codec (on
+// its own topic, as the ladder names it).
+func kafkaCellCompressed(t *testing.T, cl *kafka.Cluster, path consume.Path, records int, compression string) rungargs.Cell {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	schema, _ := workloads.SchemaByName("bid")
@@ -52,16 +59,20 @@ func kafkaCell(t *testing.T, cl *kafka.Cluster, path consume.Path, records int) 
 		t.Fatal(err)
 	}
 	corpus := workloads.NewCorpus(schema, codec, 1, records)
+	topic := corpus.ID()
+	if compression != cell.CompressionNone {
+		topic += "-" + compression
+	}
 	c := clusters.Cluster{Bootstrap: cl.Bootstrap()}
-	if ok, _ := clusters.TopicReady(ctx, c, corpus.ID(), 3, records); !ok {
-		if _, err := clusters.Load(ctx, c, corpus.ID(), 3, records, corpus.Message); err != nil {
+	if ok, _ := clusters.TopicReady(ctx, c, topic, 3, records); !ok {
+		if _, err := clusters.Load(ctx, c, topic, 3, records, corpus.Message, clusters.WithCompression(compression)); err != nil {
 			t.Fatal(err)
 		}
 	}
 	return rungargs.Cell{
 		Cell: cell.Cell{Path: string(path), Format: cell.FormatJSON, Batch: 1024, Brokers: cl.Brokers(), Alloc: cell.AllocGo,
-			Cluster: cell.ClusterKafka, Compression: cell.CompressionNone},
-		Bootstrap: cl.Bootstrap(), Topic: corpus.ID(), Partitions: 3,
+			Cluster: cell.ClusterKafka, Compression: compression},
+		Bootstrap: cl.Bootstrap(), Topic: topic, Partitions: 3,
 		Records: records, Seed: 1, Schema: "bid", Timeout: 90 * time.Second,
 	}
 }
@@ -84,6 +95,14 @@ func TestKafkaRungOneBroker(t *testing.T) {
 		out := runCell(t, kafkaCell(t, cl, p, 20000))
 		if p == cell.PathJava && !strings.Contains(out, "client: kafka-clients") {
 			t.Errorf("java cell does not name its client: %q", out)
+		}
+	}
+	// Real Kafka keeps the producer's codec (compression.type=producer):
+	// the read-back sees it, and every client reads it, java included.
+	for _, p := range []consume.Path{consume.PathFast, consume.PathFranz, cell.PathJava} {
+		out := runCell(t, kafkaCellCompressed(t, cl, p, 20000, cell.CompressionZstd))
+		if !strings.Contains(out, "/compression=zstd ") {
+			t.Errorf("%s: output does not name the codec: %q", p, out)
 		}
 	}
 	// The java path asserts the count against the corpus it claims.
