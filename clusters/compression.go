@@ -68,16 +68,14 @@ func StoredCompression(ctx context.Context, c Cluster, topic string, partitions 
 	}
 	// One batch per partition is all it needs: it starts at each
 	// partition's last record, so the broker has only the last batch to
-	// return, whatever it makes of the byte limits (read from the start, the
-	// read-back decompressed the whole corpus on kfake: it showed up as
-	// franz-go decompression in the fast path's profile), and the read-back
-	// costs the cell a few kilobytes.
+	// return (read from the start, the read-back decompressed the whole
+	// corpus on kfake: it showed up as franz-go decompression in the fast
+	// path's profile), and the read-back costs the cell a few kilobytes.
 	start := make(map[int32]kgo.Offset, len(nonEmpty))
 	for _, p := range nonEmpty {
 		start[p] = kgo.NewOffset().At(last[p])
 	}
-	cl, err := c.newClient(ctx, kgo.ConsumePartitions(map[string]map[int32]kgo.Offset{topic: start}),
-		kgo.FetchMaxBytes(1), kgo.FetchMaxPartitionBytes(1))
+	cl, err := c.newClient(ctx, kgo.ConsumePartitions(map[string]map[int32]kgo.Offset{topic: start}))
 	if err != nil {
 		return "", err
 	}

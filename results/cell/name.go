@@ -57,48 +57,59 @@ func (c Cell) Name() string {
 	return b.String()
 }
 
-// parts are the name's key=value parts, in order, the optional ones only
-// when set.
+// parts are the name's key=value parts, in Keys' order: every key with a
+// value, except cluster and compression at their defaults.
 func (c Cell) parts() []Part {
-	ps := []Part{
-		{Path, c.Path}, {Format, c.Format}, {Batch, strconv.Itoa(c.Batch)},
-		{Brokers, strconv.Itoa(c.Brokers)}, {Alloc, c.Alloc}, {CRC, onOff(c.CRC)},
-	}
-	if c.Cluster != "" && c.Cluster != ClusterEmbedded {
-		ps = append(ps, Part{Cluster, c.Cluster})
-	}
-	if c.Compression != "" && c.Compression != CompressionNone {
-		ps = append(ps, Part{Compression, c.Compression})
-	}
-	if c.Ckpt > 0 {
-		ps = append(ps, Part{Ckpt, c.Ckpt.String()})
-	}
-	if c.Prof {
-		ps = append(ps, Part{Prof, On})
-	}
-	if c.Fault != "" {
-		ps = append(ps, Part{Fault, c.Fault})
-	}
-	if c.AA != "" {
-		ps = append(ps, Part{AA, c.AA})
+	ps := make([]Part, 0, len(Keys()))
+	for _, k := range Keys() {
+		v := c.Value(k)
+		if v == "" || (k == Cluster && v == ClusterEmbedded) || (k == Compression && v == CompressionNone) {
+			continue
+		}
+		ps = append(ps, Part{k, v})
 	}
 	return ps
 }
 
 // Value is the cell's value under key as it is written in its name (and in
-// a spec): "embedded" for the default cluster, "" for an unset optional
-// part or an unknown key.
+// a spec): "embedded" and "none" for the default cluster and compression,
+// "" for an unset optional part or an unknown key.
 func (c Cell) Value(key string) string {
-	if key == Cluster && (c.Cluster == "" || c.Cluster == ClusterEmbedded) {
-		return ClusterEmbedded
-	}
-	if key == Compression && (c.Compression == "" || c.Compression == CompressionNone) {
-		return CompressionNone
-	}
-	for _, p := range c.parts() {
-		if p.Key == key {
-			return p.Value
+	switch key {
+	case Path:
+		return c.Path
+	case Format:
+		return c.Format
+	case Batch:
+		return strconv.Itoa(c.Batch)
+	case Brokers:
+		return strconv.Itoa(c.Brokers)
+	case Alloc:
+		return c.Alloc
+	case CRC:
+		return onOff(c.CRC)
+	case Cluster:
+		if c.Cluster == "" {
+			return ClusterEmbedded
 		}
+		return c.Cluster
+	case Compression:
+		if c.Compression == "" {
+			return CompressionNone
+		}
+		return c.Compression
+	case Ckpt:
+		if c.Ckpt > 0 {
+			return c.Ckpt.String()
+		}
+	case Prof:
+		if c.Prof {
+			return On
+		}
+	case Fault:
+		return c.Fault
+	case AA:
+		return c.AA
 	}
 	return ""
 }
