@@ -35,6 +35,11 @@ type Columnar interface {
 	// Append decodes one message and appends exactly one row. A message that
 	// does not parse appends nothing and returns an error wrapping ErrParse.
 	Append(msg []byte) error
+	// AppendNull appends one row whose every column is null: a record whose
+	// Kafka value is null (a tombstone). Every column of every format's
+	// Arrow schema is nullable, and no corpus record decodes to an all-null
+	// row, so a tombstone stays recognisable and is never taken for data.
+	AppendNull()
 	// Len is the number of rows appended since the last NewRecordBatch.
 	Len() int
 	// NewRecordBatch returns the rows appended so far and resets the builders.
@@ -46,6 +51,8 @@ type Columnar interface {
 // RowBuilder transposes Go rows into Arrow (the rowwise rung's second half).
 type RowBuilder interface {
 	Add(r *Row)
+	// AddNull adds a tombstone's all-null row (see Columnar.AppendNull).
+	AddNull()
 	Len() int
 	NewRecordBatch() arrow.RecordBatch
 	Release()

@@ -148,6 +148,20 @@ func (c *columnar) Append(msg []byte) error {
 	return nil
 }
 
+// AppendNull appends an all-null row.
+func (b *builders) AppendNull() {
+	if b.n == 0 {
+		b.reserve()
+	}
+	for i := range b.schema.cols {
+		b.rb.Field(i).AppendNull()
+	}
+	b.n++
+}
+
+// AddNull is AppendNull for a RowBuilder.
+func (b *builders) AddNull() { b.AppendNull() }
+
 // rowBuilder transposes Go rows into Arrow.
 type rowBuilder struct{ builders }
 

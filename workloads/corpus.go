@@ -15,6 +15,8 @@ type Corpus struct {
 	json   *jsonCodec // encodes raw payloads
 	seed   uint64
 	count  int
+	size   int       // ValueSize, 0 for the natural ~100 B records
+	pad    int       // letters added to every record's extra field
 	states sync.Pool // *genState
 }
 
@@ -22,12 +24,12 @@ type Corpus struct {
 // s must be c's schema or the logical schema c was made for (it panics
 // otherwise: that is a programming error, not bad data). A negative count is
 // taken as zero.
-func NewCorpus(s *Schema, c Codec, seed uint64, count int) *Corpus {
+func NewCorpus(s *Schema, c Codec, seed uint64, count int, opts ...CorpusOpt) *Corpus {
 	if s == nil || c == nil || s.Base() != c.Schema().Base() {
 		panic("workloads: NewCorpus: schema does not match the codec's schema")
 	}
 	count = max(count, 0)
-	return &Corpus{
+	cp := &Corpus{
 		schema: c.Schema(),
 		codec:  c,
 		json:   &jsonCodec{schema: s.Base()},
@@ -35,7 +37,33 @@ func NewCorpus(s *Schema, c Codec, seed uint64, count int) *Corpus {
 		count:  count,
 		states: sync.Pool{New: func() any { return new(genState) }},
 	}
+	for _, o := range opts {
+		o(cp)
+	}
+	return cp
 }
+
+// CorpusOpt configures a Corpus.
+type CorpusOpt func(*Corpus)
+
+// naturalValue is about the size of a bid's JSON value without padding.
+const naturalValue = 110
+
+// ValueSize scales the records to about n bytes each: the extra field of
+// every record gets n-110 more pseudo-random letters, so a JSON (and raw)
+// value is about n bytes and an Avro or protobuf value about 40 bytes less.
+// The schema stays the same; only one text column grows. n <= 110 keeps
+// the natural ~100 B records (and the corpus ID).
+func ValueSize(n int) CorpusOpt {
+	return func(c *Corpus) {
+		if n > naturalValue {
+			c.size, c.pad = n, n-naturalValue
+		}
+	}
+}
+
+// ValueSize is the size the records were scaled to, 0 for natural records.
+func (c *Corpus) ValueSize() int { return c.size }
 
 // Count is the number of records.
 func (c *Corpus) Count() int { return c.count }
@@ -49,7 +77,11 @@ func (c *Corpus) Codec() Codec { return c.codec }
 // ID identifies (schema, format, seed, count) in a form fit for a Kafka topic
 // name, e.g. "bid-json-s42-n2000000".
 func (c *Corpus) ID() string {
-	return fmt.Sprintf("%s-%s-s%d-n%d", c.schema.Name, c.codec.Format(), c.seed, c.count)
+	id := fmt.Sprintf("%s-%s-s%d-n%d", c.schema.Name, c.codec.Format(), c.seed, c.count)
+	if c.size > 0 {
+		id += fmt.Sprintf("-v%d", c.size)
+	}
+	return id
 }
 
 // Row fills r with record i. Its strings are freshly allocated. For the raw
@@ -57,7 +89,7 @@ func (c *Corpus) ID() string {
 func (c *Corpus) Row(i int, r *Row) {
 	st := c.get()
 	defer c.states.Put(st)
-	generate(c.schema, c.seed, i, st, false)
+	generate(c.schema, c.seed, i, c.pad, st, false)
 	*r = st.row
 	if c.schema.IsRaw() {
 		r.Payload = c.json.Encode(nil, r)
@@ -68,7 +100,7 @@ func (c *Corpus) Row(i int, r *Row) {
 func (c *Corpus) Message(dst []byte, i int) []byte {
 	st := c.get()
 	defer c.states.Put(st)
-	generate(c.schema, c.seed, i, st, true)
+	generate(c.schema, c.seed, i, c.pad, st, true)
 	if c.schema.IsRaw() {
 		return c.json.Encode(dst, &st.row)
 	}
@@ -95,7 +127,7 @@ func (c *Corpus) Checksum(from, to int) uint64 {
 }
 
 func (c *Corpus) hash(i int, st *genState) uint64 {
-	generate(c.schema, c.seed, i, st, true)
+	generate(c.schema, c.seed, i, c.pad, st, true)
 	if c.schema.IsRaw() {
 		st.enc = c.json.Encode(st.enc[:0], &st.row)
 		st.row.Payload = st.enc

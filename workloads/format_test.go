@@ -34,10 +34,11 @@ func TestSchemas(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// every column nullable: a tombstone is an all-null row
 	want := "schema:\n  fields: 7\n" +
-		"    - auction: type=int64\n    - bidder: type=int64\n    - price: type=int64\n" +
-		"    - channel: type=utf8\n    - url: type=utf8\n" +
-		"    - date_time: type=timestamp[ms, tz=UTC]\n    - extra: type=utf8"
+		"    - auction: type=int64, nullable\n    - bidder: type=int64, nullable\n    - price: type=int64, nullable\n" +
+		"    - channel: type=utf8, nullable\n    - url: type=utf8, nullable\n" +
+		"    - date_time: type=timestamp[ms, tz=UTC], nullable\n    - extra: type=utf8, nullable"
 	if got := bid.Arrow.String(); got != want {
 		t.Errorf("bid schema:\n%s\nwant:\n%s", got, want)
 	}

@@ -64,10 +64,12 @@ type genState struct {
 // span marks a string value inside genState.buf.
 type span struct{ from, to int }
 
-// generate fills st.row with record i of seed for schema s. With alias the
+// generate fills st.row with record i of seed for schema s, its extra field
+// padded with pad more letters after the natural ones (from a stream of
+// their own, so every other field is that of the unpadded record). With alias the
 // row's strings point into st.buf (valid until the next call); without, they
 // share one freshly allocated string.
-func generate(s *Schema, seed uint64, i int, st *genState, alias bool) {
+func generate(s *Schema, seed uint64, i, pad int, st *genState, alias bool) {
 	g := rng{x: splitmix(seed ^ splitmix(uint64(i)+0x632BE59BD9B4E019))}
 	r := &st.row
 	*r = Row{}
@@ -103,6 +105,10 @@ func generate(s *Schema, seed uint64, i int, st *genState, alias bool) {
 		b = append(b, odd...)
 		copy(b[at+len(odd):], b[at:len(b)-len(odd)])
 		copy(b[at:], odd)
+	}
+	if pad > 0 { // its own stream: the other fields stay those of the unpadded record
+		pg := rng{x: splitmix(g.x ^ 0x7F4A7C159E3779B9)}
+		b = pg.letters(b, pad)
 	}
 	mark(2, from)
 

@@ -90,6 +90,15 @@ func HashRow(s *Schema, r *Row) uint64 {
 	return avalanche(h)
 }
 
+// NullRowHash is RowHash of a tombstone's all-null row under schema s.
+func NullRowHash(s *Schema) uint64 {
+	h := rowSeed(len(s.cols))
+	for range s.cols {
+		h = fold(h, hashNull)
+	}
+	return avalanche(h)
+}
+
 // RowHash is the hash of row i of rec. Columns of types the schemas do not
 // use hash as a constant.
 func RowHash(rec arrow.RecordBatch, i int) uint64 {

@@ -114,7 +114,7 @@ func newSchema(name string, cols []column) *Schema {
 func arrowSchema(cols []column) *arrow.Schema {
 	fields := make([]arrow.Field, len(cols))
 	for i, c := range cols {
-		fields[i] = arrow.Field{Name: c.name, Type: c.kind.arrowType()}
+		fields[i] = arrow.Field{Name: c.name, Type: c.kind.arrowType(), Nullable: true}
 	}
 	return arrow.NewSchema(fields, nil)
 }
