@@ -30,7 +30,7 @@ func compressionCodec(name string) (kgo.CompressionCodec, error) {
 	return kgo.NoCompression(), fmt.Errorf("clusters: unknown compression %q (want %s)", name, strings.Join(cell.Compressions(), ", "))
 }
 
-// StoredCompression reads back the codec the last record batch of every
+// StoredCompression reads back the codec the last data batch of every
 // non-empty partition of topic is stored with (the batch attributes'
 // compression bits, which Kafka and kfake keep as the producer wrote them)
 // and returns its name. Batches of different codecs in one topic are an
@@ -55,7 +55,10 @@ func StoredCompression(ctx context.Context, c Cluster, topic string, partitions 
 		for p := range int32(partitions) {
 			if s.ends[p] > s.starts[p] {
 				nonEmpty = append(nonEmpty, p)
-				last[p] = s.ends[p] - 1
+				// One before the last offset: in a transactional
+				// topic the last is a control record, which no
+				// consumer is handed; the one before it is data.
+				last[p] = max(s.starts[p], s.ends[p]-2)
 			}
 		}
 		return nil
@@ -67,8 +70,8 @@ func StoredCompression(ctx context.Context, c Cluster, topic string, partitions 
 		return "", fmt.Errorf("clusters: topic %s has no record to read the compression of", topic)
 	}
 	// One batch per partition is all it needs: it starts at each
-	// partition's last record, so the broker has only the last batch to
-	// return (read from the start, the read-back decompressed the whole
+	// partition's last records, so the broker has only the last batch or
+	// two to return (read from the start, the read-back decompressed the whole
 	// corpus on kfake: it showed up as franz-go decompression in the fast
 	// path's profile), and the read-back costs the cell a few kilobytes.
 	start := make(map[int32]kgo.Offset, len(nonEmpty))

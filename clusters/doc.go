@@ -20,7 +20,15 @@
 //   - Topic setup and corpus loading: Load creates the topic and produces
 //     record i to partition i % P, so (partition p, offset o) holds record
 //     o*P+p; TopicReady says when an existing topic already holds exactly
-//     that corpus, so callers skip Load.
+//     that corpus, so callers skip Load. WithLayout loads by a
+//     workloads.Layout instead: its placement, its tombstones as null
+//     values and, for a transactional Shape, its transactions, committed
+//     or aborted, in a transactional producer; Load then checks that each
+//     partition ends at the layout's end offset (control records
+//     included), and TopicHolds is TopicReady for such a topic.
+//   - Changing a loaded topic under a reader: DeleteRecords moves log
+//     starts forward (LogStart reads them back), Append adds plain records
+//     after the end.
 //   - Read-back: BrokerCount and PartitionCount from cluster metadata, always
 //     bounded in time, with one-line errors for an unreachable bootstrap.
 //   - Liveness, so a dead broker is named instead of waited on: Probe checks
@@ -30,8 +38,8 @@
 //     failed on its own". Embedded.Exited reports the broker process's
 //     death, Embedded.Kill causes one for fault tests.
 //
-// The package imports nothing of the project: the corpus enters as a
-// message func, so it stays independent of workloads. Tests and other
+// Of the project it imports only results/cell (codec names) and workloads
+// (Layout); the corpus itself enters as a message func. Tests and other
 // packages' tests get an embedded broker in a child process through the
 // clusterstest subpackage.
 package clusters

@@ -7,7 +7,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/fastpathlab/fplab/workloads"
 )
 
 // LoadStats is what Load wrote and how long it took (topic set-up included).
@@ -36,6 +39,7 @@ type loadConfig struct {
 	maxBuffered     int
 	deliveryTimeout time.Duration
 	compression     string
+	layout          *workloads.Layout
 }
 
 func defaultLoadConfig() loadConfig {
@@ -69,6 +73,15 @@ func WithReplicationFactor(rf int16) LoadOpt { return func(c *loadConfig) { c.re
 // refuses any other name.
 func WithCompression(codec string) LoadOpt { return func(c *loadConfig) { c.compression = codec } }
 
+// WithLayout makes Load write record i where l places it (l.Place) instead
+// of to partition i % partitions, the layout's tombstones (l.Null) as null
+// values, and, when l has transactions, in l's transactions, each
+// committed or aborted as l says. Load's partitions and n must be
+// l.Partitions() and l.Count(), and after the load every partition's high
+// watermark must be l.End(p) or Load fails. Without WithLayout, Load
+// writes the zero Shape's layout and checks no offset.
+func WithLayout(l *workloads.Layout) LoadOpt { return func(c *loadConfig) { c.layout = l } }
+
 // WithDeliveryTimeout bounds how long any record may wait for the cluster
 // to accept it before Load fails (default 2 minutes).
 func WithDeliveryTimeout(d time.Duration) LoadOpt {
@@ -77,14 +90,18 @@ func WithDeliveryTimeout(d time.Duration) LoadOpt {
 
 // Load creates topic with partitions partitions and produces records
 // i = 0..n-1, record i to partition i % partitions and in order within each
-// partition, so that (partition p, offset o) holds record o*partitions+p.
-// The value of record i is message(dst, i): it appends to dst and returns
-// the result, and is called from several goroutines at once. Production is
-// idempotent, uncompressed unless WithCompression says otherwise. An existing topic is accepted only when it
-// has that partition count and is empty; callers skip Load when TopicReady
-// says the corpus is already there. If a bootstrap broker stops accepting
+// partition, so that (partition p, offset o) holds record o*partitions+p;
+// WithLayout places them by a workloads.Layout instead. The value of
+// record i is message(dst, i): it appends to dst and returns the result,
+// and is called from several goroutines at once (never for a layout's
+// tombstones). Production is idempotent (transactional for a layout with
+// transactions), uncompressed unless WithCompression says otherwise. An
+// existing topic is accepted only when it has that partition count and is
+// empty; callers skip Load when TopicReady (TopicHolds for a layout) says
+// the corpus is already there. If a bootstrap broker stops accepting
 // connections during the load, Load stops within about a second and
-// returns a *BrokerDownError naming it.
+// returns a *BrokerDownError naming it. LoadStats.Records counts every
+// record written, aborted ones and tombstones included.
 func Load(ctx context.Context, c Cluster, topic string, partitions int, n int,
 	message func(dst []byte, i int) []byte, opts ...LoadOpt) (LoadStats, error) {
 	start := time.Now()
@@ -106,15 +123,29 @@ func Load(ctx context.Context, c Cluster, topic string, partitions int, n int,
 	if err != nil {
 		return LoadStats{}, err
 	}
+	layout := cfg.layout
+	if layout != nil {
+		if layout.Partitions() != partitions || layout.Count() != n {
+			return LoadStats{}, fmt.Errorf("clusters: load %d records into %d partitions with a layout of %d records over %d partitions; they must match",
+				n, partitions, layout.Count(), layout.Partitions())
+		}
+	} else if layout, err = workloads.NewLayout(0, n, partitions, workloads.Shape{}); err != nil {
+		return LoadStats{}, fmt.Errorf("clusters: %v", err)
+	}
 
-	cl, err := c.newClient(ctx,
+	copts := []kgo.Opt{
 		kgo.RecordPartitioner(kgo.ManualPartitioner()),
 		kgo.ProducerBatchCompression(codec),
 		kgo.ProducerBatchMaxBytes(cfg.batchBytes),
 		kgo.ProducerLinger(cfg.linger),
 		kgo.MaxBufferedRecords(cfg.maxBuffered),
 		kgo.RecordDeliveryTimeout(cfg.deliveryTimeout),
-	)
+	}
+	if layout.Txns() > 0 {
+		// Unique per load: a second loader never fences this one.
+		copts = append(copts, kgo.TransactionalID(fmt.Sprintf("fplab-load-%s-%d", topic, time.Now().UnixNano())))
+	}
+	cl, err := c.newClient(ctx, copts...)
 	if err != nil {
 		return LoadStats{}, err
 	}
@@ -127,11 +158,20 @@ func Load(ctx context.Context, c Cluster, topic string, partitions int, n int,
 	if err := ensureTopic(ctx, c, cl, topic, partitions, cfg.replication); err != nil {
 		return LoadStats{}, brokerDown(ctx, err)
 	}
-	p := &producer{cl: cl, topic: topic, partitions: partitions, n: n, message: message}
-	bytes, err := p.run(ctx, cfg.generators)
+	p := &producer{cl: cl, topic: topic, layout: layout, message: message}
+	run := p.run
+	if layout.Txns() > 0 {
+		run = p.runTxns
+	}
+	bytes, err := run(ctx, cfg.generators)
 	if err != nil {
 		return LoadStats{}, brokerDown(ctx, fmt.Errorf("clusters: load %d records into topic %s on %s: %w",
 			n, topic, strings.Join(c.seeds(), ","), err))
+	}
+	if cfg.layout != nil {
+		if err := awaitLayoutEnds(ctx, c, kadm.NewClient(cl), topic, layout); err != nil {
+			return LoadStats{}, brokerDown(ctx, err)
+		}
 	}
 	return LoadStats{Records: int64(n), Bytes: bytes, Duration: time.Since(start)}, nil
 }

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -64,9 +65,13 @@ func Start(ctx context.Context, o Options) (*Cluster, error) {
 		}
 		props := serverProps(nodeConfig{
 			id: i, port: n.port, ctrlPort: n.ctrlPort, dataDir: filepath.Join(n.dir, "data"),
-			voters: voters(ctrl), brokers: o.Brokers, partitions: o.Partitions,
+			voters: voters(ctrl), brokers: o.Brokers, partitions: o.Partitions, auth: o.Auth,
 		})
-		if err := writeFile(n.propsPath(), props); err != nil {
+		mode := os.FileMode(0o644)
+		if o.Auth != nil {
+			mode = 0o600 // holds the passwords
+		}
+		if err := writeFileMode(n.propsPath(), props, mode); err != nil {
 			return nil, err
 		}
 		if err := writeFile(n.log4jPath(), log4jProps); err != nil {
@@ -252,10 +257,24 @@ func (c *Cluster) RestartBroker(ctx context.Context, i int) error {
 	return c.waitInSync(ctx)
 }
 
-// client is the clusters.Cluster view of this cluster.
-func (c *Cluster) client() clusters.Cluster { return clusters.Cluster{Bootstrap: c.Bootstrap()} }
+// client is the clusters.Cluster view of this cluster, as the super user
+// when Options.Auth is set.
+func (c *Cluster) client() clusters.Cluster { return c.clientAt(c.Bootstrap()) }
 
-// String names the cluster for messages.
+// clientAt is client with another bootstrap list.
+func (c *Cluster) clientAt(bootstrap []string) clusters.Cluster {
+	cl := clusters.Cluster{Bootstrap: bootstrap}
+	if c.opt.Auth != nil {
+		cl.Props = c.ClientProps(c.opt.Auth.SuperUser)
+	}
+	return cl
+}
+
+// String names the cluster for messages (never a password).
 func (c *Cluster) String() string {
-	return fmt.Sprintf("kafka %s brokers=%d bootstrap=%s", Version, len(c.nodes), strings.Join(c.Bootstrap(), ","))
+	s := fmt.Sprintf("kafka %s brokers=%d bootstrap=%s", Version, len(c.nodes), strings.Join(c.Bootstrap(), ","))
+	if c.opt.Auth != nil {
+		s += " auth=SASL_PLAINTEXT/PLAIN+ACLs"
+	}
+	return s
 }

@@ -26,6 +26,10 @@
 //   - Stopping: Stop sends SIGTERM to every node's process group at once and
 //     SIGKILL after a grace; no node outlives Stop, and the parent's death
 //     kills the nodes too (Pdeathsig).
+//   - Authentication (Options.Auth): a SASL_PLAINTEXT/PLAIN client
+//     listener with the given users, the StandardAuthorizer denying what no
+//     ACL allows, ClientProps for each user's client properties and
+//     AllowRead to grant a user a topic; see auth.go and authProps.
 //   - Fault injection: KillBroker and RestartBroker, and a tiny line
 //     protocol on a unix socket (ServeFaults, RequestFault) through which a
 //     cell's child process asks the process owning the cluster to kill the

@@ -30,6 +30,86 @@ type Options struct {
 	StartTimeout time.Duration
 	// StopGrace is the SIGTERM -> SIGKILL delay of Stop (default 10s).
 	StopGrace time.Duration
+	// Auth, when set, turns on SASL/PLAIN authentication on the client
+	// listener and the ACL authorizer (see Auth). Nil: PLAINTEXT, no
+	// authorizer, everyone may do everything.
+	Auth *Auth
+}
+
+// Auth configures an authenticated cluster: the client listener speaks
+// SASL_PLAINTEXT with mechanism PLAIN, the users and passwords are the
+// listener's inline JAAS entries, and the StandardAuthorizer denies
+// everything no ACL allows (allow.everyone.if.no.acl.found=false), except
+// to super users. Clients get their properties from Cluster.ClientProps;
+// Cluster.AllowRead grants a user read access to a topic.
+type Auth struct {
+	// Users maps user name to password. Names are 1..64 of
+	// [A-Za-z0-9._-] (they become JAAS option keys, user_<name>);
+	// passwords are 1..128 printable ASCII characters without '"' and
+	// '\' (they are quoted JAAS values in server.properties).
+	Users map[string]string
+	// SuperUser is the user, one of Users, that the ACLs do not apply to;
+	// the brokers authenticate to each other as this user, and Start's
+	// readiness checks, AllowRead and the other cluster helpers use it.
+	SuperUser string
+}
+
+// validate checks the users and the super user; errors never quote a
+// password.
+func (a *Auth) validate() error {
+	if len(a.Users) == 0 {
+		return fmt.Errorf("clusters/kafka: auth has no users")
+	}
+	for u, p := range a.Users {
+		switch {
+		case !validUser(u):
+			return fmt.Errorf("clusters/kafka: auth user name %q is not 1..64 of [A-Za-z0-9._-]", u)
+		case u == anonymous:
+			return fmt.Errorf("clusters/kafka: auth user name %s is reserved (the controller listener's principal)", anonymous)
+		case !validPassword(p):
+			return fmt.Errorf("clusters/kafka: password of auth user %q is not 1..128 printable ASCII characters without '\"' and '\\'", u)
+		}
+	}
+	if _, ok := a.Users[a.SuperUser]; !ok {
+		return fmt.Errorf("clusters/kafka: auth super user %q is not one of the users", a.SuperUser)
+	}
+	return nil
+}
+
+// clone copies a so that a caller's later changes to its map do not reach
+// a running cluster.
+func (a *Auth) clone() *Auth {
+	c := &Auth{Users: make(map[string]string, len(a.Users)), SuperUser: a.SuperUser}
+	for u, p := range a.Users {
+		c.Users[u] = p
+	}
+	return c
+}
+
+func validUser(u string) bool {
+	if len(u) < 1 || len(u) > 64 {
+		return false
+	}
+	for _, r := range u {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '.', r == '_', r == '-':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+func validPassword(p string) bool {
+	if len(p) < 1 || len(p) > 128 {
+		return false
+	}
+	for i := 0; i < len(p); i++ {
+		if c := p[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
 }
 
 const (
@@ -70,6 +150,12 @@ func (o Options) withDefaults() (Options, error) {
 		return o, fmt.Errorf("clusters/kafka: heap must be >= 128 MB, got %d", o.HeapMB)
 	case o.StartTimeout < 0 || o.StopGrace < 0:
 		return o, fmt.Errorf("clusters/kafka: negative timeout")
+	}
+	if o.Auth != nil {
+		if err := o.Auth.validate(); err != nil {
+			return o, err
+		}
+		o.Auth = o.Auth.clone()
 	}
 	if o.Dist == "" {
 		o.Dist = DistDir()

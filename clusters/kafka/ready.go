@@ -7,6 +7,7 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/sasl/plain"
 
 	"github.com/fastpathlab/fplab/clusters"
 )
@@ -54,7 +55,7 @@ func (c *Cluster) waitNodeUp(ctx context.Context, n *node) error {
 			return fmt.Errorf("clusters/kafka: %s", n.died())
 		}
 		qctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-		got, err := clusters.BrokerCount(qctx, clusters.Cluster{Bootstrap: []string{addr(n.port)}})
+		got, err := clusters.BrokerCount(qctx, c.clientAt([]string{addr(n.port)}))
 		cancel()
 		switch {
 		case err == nil && got == len(c.nodes):
@@ -72,14 +73,29 @@ func (c *Cluster) waitNodeUp(ctx context.Context, n *node) error {
 	}
 }
 
-// admin runs fn with a kadm client on the cluster.
+// admin runs fn with a kadm client on the cluster (as the super user when
+// Options.Auth is set).
 func (c *Cluster) admin(ctx context.Context, fn func(*kadm.Client) error) error {
-	cl, err := kgo.NewClient(kgo.SeedBrokers(c.Bootstrap()...), kgo.DialTimeout(2*time.Second), kgo.RequestRetries(2))
+	cl, err := c.superClient()
 	if err != nil {
-		return fmt.Errorf("clusters/kafka: admin client: %v", err)
+		return err
 	}
 	defer cl.Close()
 	return fn(kadm.NewClient(cl))
+}
+
+// superClient is a franz-go client on every node, authenticated as the
+// super user when Options.Auth is set.
+func (c *Cluster) superClient() (*kgo.Client, error) {
+	opts := []kgo.Opt{kgo.SeedBrokers(c.Bootstrap()...), kgo.DialTimeout(2 * time.Second), kgo.RequestRetries(2)}
+	if a := c.opt.Auth; a != nil {
+		opts = append(opts, kgo.SASL(plain.Auth{User: a.SuperUser, Pass: a.Users[a.SuperUser]}.AsMechanism()))
+	}
+	cl, err := kgo.NewClient(opts...)
+	if err != nil {
+		return nil, fmt.Errorf("clusters/kafka: admin client: %v", err)
+	}
+	return cl, nil
 }
 
 // waitInSync polls until every partition of every topic has all its
