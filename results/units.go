@@ -43,7 +43,18 @@ const (
 	// Descriptions of the run, never judged.
 	UnitWindowMs       = "window-ms"
 	UnitRecPerCrossing = "rec/crossing"
+
+	// Parity cases: rows delivered (tombstones among them), and how long
+	// the read took to finish at its stop or to surface its failure.
+	UnitRec      = "rec"
+	UnitNullRec  = "null-rec"
+	UnitFinishMs = "finish-ms"
+	UnitFailMs   = "fail-ms"
 )
+
+// ConfigSurfaced is the file-config key under which a parity cell that
+// must fail records the one error line the path surfaced.
+const ConfigSurfaced = "surfaced"
 
 // unitDirections is the explicit table behind Better.
 var unitDirections = map[string]Direction{
@@ -63,6 +74,10 @@ var unitDirections = map[string]Direction{
 
 	UnitWindowMs:       Neutral,
 	UnitRecPerCrossing: Neutral,
+	UnitRec:            Neutral,
+	UnitNullRec:        Neutral,
+	UnitFinishMs:       LowerIsBetter,
+	UnitFailMs:         LowerIsBetter,
 }
 
 // Better returns the direction in which unit improves: the table above,

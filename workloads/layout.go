@@ -3,6 +3,8 @@ package workloads
 import (
 	"fmt"
 	"math"
+
+	"github.com/fastpathlab/fplab/results/cell"
 )
 
 // Shape is what a topic holds besides its records' values: how the records
@@ -236,4 +238,57 @@ func (l *Layout) Tally() Tally {
 // share maps (seed, k) to a uniform value in [0, 1).
 func share(seed, k, salt uint64) float64 {
 	return float64(splitmix(seed^splitmix(k+salt))>>11) / (1 << 53)
+}
+
+// ShapeOf is the topic shape a cell names: its tombstone share, its
+// transactions, and the parity cases that shape the topic (an empty last
+// partition, uneven partitions).
+func ShapeOf(c cell.Cell) Shape {
+	return Shape{
+		Nulls:  c.Nulls,
+		Txn:    c.Txn,
+		Empty:  b2i(c.Case == cell.CaseEmptyPartition),
+		Uneven: c.Case == cell.CaseUneven,
+	}
+}
+
+// CorpusOptsOf are the corpus options a cell names (its record size).
+func CorpusOptsOf(c cell.Cell) []CorpusOpt {
+	if c.Size == 0 {
+		return nil
+	}
+	return []CorpusOpt{ValueSize(c.Size)}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// Bounds are the offsets a whole-topic read starts and stops at: 0 and
+// End(p) for every partition.
+func (l *Layout) Bounds() (start, stop []int64) {
+	start = make([]int64, l.partitions)
+	stop = make([]int64, l.partitions)
+	for p := range stop {
+		stop[p] = l.End(p)
+	}
+	return start, stop
+}
+
+// Holes counts the offsets in [lo, hi) of partition p that hold no record
+// a read_committed consumer gets: control records and aborted records.
+func (l *Layout) Holes(p int, lo, hi int64) int64 {
+	if l.txns == 0 {
+		return 0
+	}
+	var n int64
+	for off := max(lo, 0); off < min(hi, l.End(p)); off++ {
+		if i, ok := l.At(int32(p), off); !ok || !l.Committed(i) {
+			n++
+		}
+	}
+	return n
 }

@@ -26,6 +26,16 @@ type Cell struct {
 	// Compression is the codec of the corpus's batches; Name treats "" as
 	// none, and Parse returns none when the name has no compression part.
 	Compression string
+	// Size is the bytes records are scaled to; 0 (what Parse returns
+	// without a size part) is the natural ~100 B record, size=100.
+	Size int
+	// Nulls is the share of tombstones (0: none).
+	Nulls float64
+	// Txn is set when the corpus is written in transactions, some aborted.
+	Txn bool
+	// Case is a parity case (cell.Cases); "" (what Parse returns without a
+	// case part) is case=none.
+	Case string
 	// Ckpt is the checkpoint interval (0: checkpointing off).
 	Ckpt time.Duration
 	// Prof is set for a profiled cell.
@@ -40,10 +50,10 @@ type Cell struct {
 // "BenchmarkLadder/" prefix), key=value parts in the fixed order of Keys, so
 // benchproc can project any of them:
 //
-//	path=fast/format=json/batch=8192/brokers=3/alloc=go/crc=off[/cluster=kafka][/compression=lz4][/ckpt=1s][/prof=on][/fault=kill][/aa=a]
+//	path=fast/format=json/batch=8192/brokers=3/alloc=go/crc=off[/cluster=kafka][/compression=lz4][/size=1024][/nulls=0.01][/txn=aborts][/case=appended][/ckpt=1s][/prof=on][/fault=kill][/aa=a]
 //
-// The cluster and compression parts are left out at their defaults
-// (embedded, none). Parse is its inverse.
+// The optional axes (cluster to case) are left out at their Default. Parse
+// is its inverse.
 func (c Cell) Name() string {
 	var b strings.Builder
 	for _, p := range c.parts() {
@@ -58,12 +68,12 @@ func (c Cell) Name() string {
 }
 
 // parts are the name's key=value parts, in Keys' order: every key with a
-// value, except cluster and compression at their defaults.
+// value, except the optional axes at their defaults.
 func (c Cell) parts() []Part {
 	ps := make([]Part, 0, len(Keys()))
 	for _, k := range Keys() {
 		v := c.Value(k)
-		if v == "" || (k == Cluster && v == ClusterEmbedded) || (k == Compression && v == CompressionNone) {
+		if v == "" || v == Default(k) {
 			continue
 		}
 		ps = append(ps, Part{k, v})
@@ -72,8 +82,8 @@ func (c Cell) parts() []Part {
 }
 
 // Value is the cell's value under key as it is written in its name (and in
-// a spec): "embedded" and "none" for the default cluster and compression,
-// "" for an unset optional part or an unknown key.
+// a spec): an optional axis's Default when it is unset, "" for an unset
+// optional part or an unknown key.
 func (c Cell) Value(key string) string {
 	switch key {
 	case Path:
@@ -98,6 +108,23 @@ func (c Cell) Value(key string) string {
 			return CompressionNone
 		}
 		return c.Compression
+	case Size:
+		if c.Size == 0 {
+			return SizeNatural
+		}
+		return strconv.Itoa(c.Size)
+	case Nulls:
+		return strconv.FormatFloat(c.Nulls, 'g', -1, 64)
+	case Txn:
+		if c.Txn {
+			return TxnAborts
+		}
+		return Off
+	case Case:
+		if c.Case == "" {
+			return CaseNone
+		}
+		return c.Case
 	case Ckpt:
 		if c.Ckpt > 0 {
 			return c.Ckpt.String()
@@ -150,24 +177,22 @@ func Parse(name string) (Cell, error) {
 		}
 	}
 	for _, k := range Axes() {
-		if k != Cluster && k != Compression && !slices.ContainsFunc(ps, func(p Part) bool { return p.Key == k }) {
+		i := slices.IndexFunc(ps, func(p Part) bool { return p.Key == k })
+		switch def := Default(k); {
+		case i < 0 && def == "":
 			return Cell{}, fmt.Errorf("cell: %s: no %s part", name, k)
+		case i < 0:
+			_ = c.set(Part{k, def})
+		case ps[i].Value == def:
+			return Cell{}, fmt.Errorf("cell: %s: %s=%s is never written (it is the default)", name, k, def)
 		}
-	}
-	switch c.Cluster {
-	case ClusterEmbedded:
-		return Cell{}, fmt.Errorf("cell: %s: cluster=%s is never written (it is the default)", name, ClusterEmbedded)
-	case "":
-		c.Cluster = ClusterEmbedded
-	}
-	switch c.Compression {
-	case CompressionNone:
-		return Cell{}, fmt.Errorf("cell: %s: compression=%s is never written (it is the default)", name, CompressionNone)
-	case "":
-		c.Compression = CompressionNone
 	}
 	return c, nil
 }
+
+// Set assigns the value of one key as a name or a spec writes it, checking
+// it against the key's vocabulary.
+func (c *Cell) Set(key, value string) error { return c.set(Part{key, value}) }
 
 // set assigns one part, checking its value.
 func (c *Cell) set(p Part) error {
@@ -191,6 +216,22 @@ func (c *Cell) set(p Part) error {
 		c.Cluster, err = known(p, Clusters())
 	case Compression:
 		c.Compression, err = known(p, Compressions())
+	case Size:
+		if _, err = known(p, Sizes()); err == nil && p.Value != SizeNatural {
+			c.Size, err = positive(p)
+		}
+	case Nulls:
+		if _, err = known(p, NullShares()); err == nil {
+			c.Nulls, err = strconv.ParseFloat(p.Value, 64)
+		}
+	case Txn:
+		var v string
+		v, err = known(p, Txns())
+		c.Txn = v == TxnAborts
+	case Case:
+		if c.Case, err = known(p, Cases()); c.Case == CaseNone {
+			c.Case = ""
+		}
 	case Ckpt:
 		d, perr := time.ParseDuration(p.Value)
 		switch {
@@ -207,6 +248,8 @@ func (c *Cell) set(p Part) error {
 		c.Fault, err = known(p, []string{FaultKill})
 	case AA:
 		c.AA, err = known(p, []string{"a", "b"})
+	default:
+		err = fmt.Errorf("unknown key %q", p.Key)
 	}
 	return err
 }

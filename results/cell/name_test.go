@@ -36,6 +36,15 @@ func variants() []Cell {
 	for _, v := range Compressions() {
 		add(func(c *Cell) { c.Compression = v })
 	}
+	for _, k := range []string{Size, Nulls, Txn, Case} {
+		for _, v := range Values(k) {
+			add(func(c *Cell) {
+				if err := c.Set(k, v); err != nil {
+					panic(err)
+				}
+			})
+		}
+	}
 	for _, n := range []int{1, 3, 64, 1 << 20} {
 		add(func(c *Cell) { c.Batch = n })
 		add(func(c *Cell) { c.Brokers = n })
@@ -57,6 +66,7 @@ func random(r *rand.Rand) Cell {
 	c := Cell{
 		Path: pick(Paths()), Format: pick(Formats()), Batch: 1 + r.IntN(1<<20),
 		Brokers: 1 + r.IntN(9), Alloc: pick(Allocs()), CRC: r.IntN(2) == 0, Cluster: pick(Clusters()), Compression: pick(Compressions()),
+		Txn:  r.IntN(2) == 0,
 		Prof: r.IntN(2) == 0,
 	}
 	if r.IntN(2) == 0 {
@@ -64,6 +74,11 @@ func random(r *rand.Rand) Cell {
 	}
 	if r.IntN(2) == 0 {
 		c.Fault = FaultKill
+	}
+	for _, k := range []string{Size, Nulls, Case} {
+		if err := c.Set(k, pick(Values(k))); err != nil {
+			panic(err)
+		}
 	}
 	if r.IntN(3) > 0 {
 		c.AA = pick([]string{"a", "b"})
@@ -137,6 +152,15 @@ func TestParseRefuses(t *testing.T) {
 		{ok + "/cluster=embedded", "never written"},
 		{ok + "/compression=none", "never written"},
 		{ok + "/compression=brotli", "unknown compression"},
+		{ok + "/size=100", "never written"},
+		{ok + "/size=2048", "unknown size"},
+		{ok + "/nulls=0", "never written"},
+		{ok + "/nulls=0.010", "unknown nulls"},
+		{ok + "/txn=off", "never written"},
+		{ok + "/txn=on", "unknown txn"},
+		{ok + "/case=none", "never written"},
+		{ok + "/case=hang", "unknown case"},
+		{ok + "/case=deleted/txn=aborts", `key "txn" out of order`},
 		{ok + "/ckpt=1000ms", "not written as 1s"},
 		{ok + "/ckpt=-1s", "not a positive duration"},
 		{ok + "/prof=off", "unknown prof"},

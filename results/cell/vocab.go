@@ -18,6 +18,16 @@ const (
 	// Compression is the codec the corpus's producer compressed its
 	// batches with.
 	Compression = "compression"
+	// Size is the size records are scaled to (bytes; 100 is the natural
+	// ~100 B bid).
+	Size = "size"
+	// Nulls is the share of records that are tombstones (null values).
+	Nulls = "nulls"
+	// Txn says whether the corpus is written in transactions, some aborted.
+	Txn = "txn"
+	// Case names a parity case: a topic or a reading situation the upstream
+	// issue asks every path to get right (CaseNone for plain cells).
+	Case = "case"
 
 	// Ckpt is the checkpoint interval of a checkpointing cell.
 	Ckpt = "ckpt"
@@ -31,7 +41,27 @@ const (
 
 // Axes lists the axis keys in name order.
 func Axes() []string {
-	return []string{Path, Format, Batch, Brokers, Alloc, CRC, Cluster, Compression}
+	return []string{Path, Format, Batch, Brokers, Alloc, CRC, Cluster, Compression, Size, Nulls, Txn, Case}
+}
+
+// Default is the value of an axis a name leaves out (and a spec may omit),
+// and "" for an axis every name and spec must state.
+func Default(key string) string {
+	switch key {
+	case Cluster:
+		return ClusterEmbedded
+	case Compression:
+		return CompressionNone
+	case Size:
+		return SizeNatural
+	case Nulls:
+		return NullsNone
+	case Txn:
+		return Off
+	case Case:
+		return CaseNone
+	}
+	return ""
 }
 
 // Keys lists every key a Cell's name can hold, in name order.
@@ -78,6 +108,45 @@ const (
 	CompressionZstd   = "zstd"
 )
 
+// Record sizes, in bytes: the natural bid, ~1 KiB and ~16 KiB values.
+const (
+	SizeNatural = "100"
+	Size1KiB    = "1024"
+	Size16KiB   = "16384"
+)
+
+// Shares of tombstones, and the transactional corpus.
+const (
+	NullsNone = "0"
+	NullsOne  = "0.01"
+	NullsTen  = "0.1"
+	// TxnAborts writes the corpus in transactions, some aborted (txn=off:
+	// no transactions).
+	TxnAborts = "aborts"
+)
+
+// Parity cases (key case). The first three shape the topic, the next two
+// the read; the last four are failures the cell must surface with one line.
+const (
+	CaseNone = "none"
+	// CaseEmptyPartition leaves the last partition without records.
+	CaseEmptyPartition = "empty-partition"
+	// CaseUneven spreads records 1:2:...:P over the partitions.
+	CaseUneven = "uneven"
+	// CaseStartIsStop reads from the end: start == stop on every partition.
+	CaseStartIsStop = "start-is-stop"
+	// CaseAppended appends records after the reader captured its stop.
+	CaseAppended = "appended"
+	// CaseUnknownTopic reads a topic that does not exist.
+	CaseUnknownTopic = "unknown-topic"
+	// CaseDeleted starts below the log start (records deleted).
+	CaseDeleted = "deleted"
+	// CaseUnreachable gives a bootstrap address no broker listens on.
+	CaseUnreachable = "unreachable"
+	// CaseDenied reads as a user the cluster's ACLs do not allow.
+	CaseDenied = "denied"
+)
+
 // On and Off are the values of the crc and prof parts.
 const (
 	On  = "on"
@@ -110,6 +179,41 @@ func Compressions() []string {
 	return []string{CompressionNone, CompressionGzip, CompressionSnappy, CompressionLZ4, CompressionZstd}
 }
 
+// Sizes lists the record sizes.
+func Sizes() []string { return []string{SizeNatural, Size1KiB, Size16KiB} }
+
+// NullShares lists the tombstone shares.
+func NullShares() []string { return []string{NullsNone, NullsOne, NullsTen} }
+
+// Txns lists the transaction settings.
+func Txns() []string { return []string{Off, TxnAborts} }
+
+// Cases lists the parity cases.
+func Cases() []string {
+	return []string{CaseNone, CaseEmptyPartition, CaseUneven, CaseStartIsStop, CaseAppended,
+		CaseUnknownTopic, CaseDeleted, CaseUnreachable, CaseDenied}
+}
+
+// SpecialRead reports whether a parity case reads otherwise than a plain
+// cell, from the topic's start to its end (all but none and the two cases
+// that only shape the topic, empty-partition and uneven).
+func SpecialRead(c string) bool {
+	switch c {
+	case "", CaseNone, CaseEmptyPartition, CaseUneven:
+		return false
+	}
+	return true
+}
+
+// FailureCase reports whether a parity case is one the cell must fail on.
+func FailureCase(c string) bool {
+	switch c {
+	case CaseUnknownTopic, CaseDeleted, CaseUnreachable, CaseDenied:
+		return true
+	}
+	return false
+}
+
 // Values lists the values a closed axis takes, nil for an open one (batch,
 // brokers) or an unknown key.
 func Values(key string) []string {
@@ -126,6 +230,14 @@ func Values(key string) []string {
 		return Clusters()
 	case Compression:
 		return Compressions()
+	case Size:
+		return Sizes()
+	case Nulls:
+		return NullShares()
+	case Txn:
+		return Txns()
+	case Case:
+		return Cases()
 	}
 	return nil
 }
@@ -144,24 +256,24 @@ func PathRank(path string) (int, bool) {
 	return i, i >= 0
 }
 
-// Less orders two values of one key: numbers numerically, paths from least
-// to most native, anything else alphabetically (unknown paths after the
-// known ones).
+// Less orders two values of one key: paths from least to most native and
+// parity cases in Cases' order (unknown values after the known ones),
+// numbers numerically, anything else alphabetically.
 func Less(key, a, b string) bool {
+	if key == Path || key == Case {
+		vs := Values(key)
+		ra, rb := slices.Index(vs, a), slices.Index(vs, b)
+		switch {
+		case ra >= 0 && rb >= 0:
+			return ra < rb
+		case (ra >= 0) != (rb >= 0):
+			return ra >= 0
+		}
+	}
 	fa, errA := strconv.ParseFloat(a, 64)
 	fb, errB := strconv.ParseFloat(b, 64)
 	if errA == nil && errB == nil {
 		return fa < fb
-	}
-	if key == Path {
-		ra, aok := PathRank(a)
-		rb, bok := PathRank(b)
-		switch {
-		case aok && bok:
-			return ra < rb
-		case aok != bok:
-			return aok
-		}
 	}
 	return a < b
 }
