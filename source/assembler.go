@@ -11,11 +11,23 @@ import (
 
 // assembler is the bookkeeping every path shares: where each partition
 // stands, which rows the current batch holds, and the split state.
+//
+// A partition's position is the consumer's: the offset of the next record
+// it would deliver. It advances past every delivered record (emitted,
+// failed to parse, or a tombstone) and also past what read_committed never
+// delivers, as soon as the client proves it was passed: a control record
+// (franz), a partition-EOF event (librdkafka), or any record at or past
+// the stop. A partition is finished when its position reaches its stop,
+// so a range whose tail is aborted records and transaction markers ends
+// there instead of waiting for a record that never comes. A position never
+// passes the stop.
 type assembler struct {
 	batch int
-	// parts and offs hold, per row of the current batch, its origin.
+	// parts and offs hold, per row of the current batch, its origin;
+	// nulls counts its tombstone rows.
 	parts []int32
 	offs  []int64
+	nulls int64
 	bytes int64
 	// pos is the next offset to consume per partition; stop where to end.
 	pos       []int64
@@ -27,36 +39,46 @@ type assembler struct {
 	lastProgress time.Time
 }
 
+// newAssembler starts every partition at its start offset; a partition
+// whose start is at or past its stop is an empty range, finished at once,
+// its position the stop.
 func newAssembler(batch int, start, stop []int64) *assembler {
 	a := &assembler{
 		batch: batch,
 		parts: make([]int32, 0, batch),
 		offs:  make([]int64, 0, batch),
-		pos:   append([]int64(nil), start...),
+		pos:   make([]int64, len(stop)),
 		stop:  stop,
 	}
 	for p := range stop {
+		a.pos[p] = min(start[p], stop[p])
 		if a.pos[p] < a.stop[p] {
 			a.remaining++
 		}
 	}
 	a.out.Split = make([]int64, len(stop))
-	copy(a.out.Split, start)
+	copy(a.out.Split, a.pos)
 	a.lastProgress = time.Now()
 	return a
 }
 
 // consume records that the record at (p, off) was read and reports whether
-// it belongs to the bounded range. Records past the stop offset are not
-// emitted (a bounded read never overshoots).
+// it belongs to the bounded range. A record at or past the stop offset is
+// never emitted (a bounded read never overshoots), but it proves that the
+// consumer's position passed the stop: its partition is finished. A
+// record before the position (read already) is not emitted again.
 func (a *assembler) consume(p int32, off int64) (bool, error) {
-	if int(p) < 0 || int(p) >= len(a.pos) {
-		return false, fmt.Errorf("source: record from unexpected partition %d", p)
+	if err := a.check(p); err != nil {
+		return false, err
 	}
 	if a.stats.First.IsZero() {
 		a.stats.First = time.Now()
 	}
-	if off >= a.stop[p] || off < a.pos[p] {
+	if off >= a.stop[p] {
+		a.advance(p, a.stop[p])
+		return false, nil
+	}
+	if off < a.pos[p] {
 		return false, nil
 	}
 	a.pos[p] = off + 1
@@ -66,11 +88,58 @@ func (a *assembler) consume(p int32, off int64) (bool, error) {
 	return true, nil
 }
 
+// control records a transaction control record at (p, off): never a row,
+// it moves the position past itself.
+func (a *assembler) control(p int32, off int64) error {
+	if err := a.check(p); err != nil {
+		return err
+	}
+	a.advance(p, off+1)
+	return nil
+}
+
+// eof records librdkafka's partition-EOF event at (p, off): the consumer's
+// position in p is off, everything before it read or invisible.
+func (a *assembler) eof(p int32, off int64) error {
+	if err := a.check(p); err != nil {
+		return err
+	}
+	a.advance(p, off)
+	return nil
+}
+
+// advance moves p's position forward to to, capped at the stop; a position
+// never moves back.
+func (a *assembler) advance(p int32, to int64) {
+	to = min(to, a.stop[p])
+	if to <= a.pos[p] {
+		return
+	}
+	a.pos[p] = to
+	if to == a.stop[p] {
+		a.remaining--
+	}
+}
+
+func (a *assembler) check(p int32) error {
+	if int(p) < 0 || int(p) >= len(a.pos) {
+		return fmt.Errorf("source: record from unexpected partition %d", p)
+	}
+	return nil
+}
+
 // added records a row appended to the current batch.
 func (a *assembler) added(p int32, off int64, n int) {
 	a.parts = append(a.parts, p)
 	a.offs = append(a.offs, off)
 	a.bytes += int64(n)
+}
+
+// addedNull records a tombstone's all-null row appended to the batch.
+func (a *assembler) addedNull(p int32, off int64) {
+	a.parts = append(a.parts, p)
+	a.offs = append(a.offs, off)
+	a.nulls++
 }
 
 // addedRun records a run of rows appended in one call.
@@ -86,7 +155,8 @@ func (a *assembler) rows() int  { return len(a.parts) }
 
 // emit wraps the finished record batch with its positions and advances the
 // split state to the consumed positions (failed parses included: they were
-// read and must not be read again after a restore).
+// read and must not be read again after a restore; so are the positions
+// control records and EOF events proved).
 func (a *assembler) emit(rec arrow.RecordBatch) *consume.Batch {
 	a.out.Rec = rec
 	a.out.Partitions = append(a.out.Partitions[:0], a.parts...)
@@ -94,9 +164,10 @@ func (a *assembler) emit(rec arrow.RecordBatch) *consume.Batch {
 	copy(a.out.Split, a.pos)
 	a.out.Bytes = a.bytes
 	a.stats.Records += int64(len(a.parts))
+	a.stats.Nulls += a.nulls
 	a.stats.Bytes += a.bytes
 	a.stats.Batches++
-	a.parts, a.offs, a.bytes = a.parts[:0], a.offs[:0], 0
+	a.parts, a.offs, a.bytes, a.nulls = a.parts[:0], a.offs[:0], 0, 0
 	return &a.out
 }
 
@@ -124,4 +195,11 @@ func (a *assembler) stalled(timeout time.Duration) error {
 		}
 	}
 	return fmt.Errorf("source: no message for %v (%v)", timeout, behind)
+}
+
+// outOfRange is the error of a read whose position in p fell below the
+// partition's log start: the records there were deleted, and the client
+// was told not to skip ahead silently.
+func outOfRange(path consume.Path, p int32, off int64, cause any) error {
+	return fmt.Errorf("source: %s: partition %d: offset %d is out of range (records deleted?): %v", path, p, off, cause)
 }

@@ -19,14 +19,19 @@ type Config struct {
 	// Props are extra client properties (librdkafka names) passed through
 	// to the librdkafka paths untouched, e.g. security settings of an
 	// external cluster. They may not override the lab's fixed settings.
+	// The franz path takes only a SASL_PLAINTEXT cluster's PLAIN ones.
 	Props map[string]string
 	Topic string
 	// Partitions is the topic's partition count; the reader assigns all.
 	Partitions int
-	// Start is the first offset to read per partition (nil: the beginning).
+	// Start is the first offset to read per partition (nil: the log
+	// starts). A start below a partition's log start (records deleted)
+	// fails the read; it never skips ahead.
 	Start []int64
 	// Stop is the offset per partition at which reading ends (nil: the high
-	// watermarks captured when the reader opens).
+	// watermarks captured when the reader opens): a partition is finished
+	// when the consumer's position reaches it, whether the last records
+	// before it were delivered or not (see the package doc).
 	Stop []int64
 	// Batch is the number of rows per emitted batch.
 	Batch int
@@ -85,6 +90,7 @@ var fixedProps = map[string]bool{
 	"bootstrap.servers": true, "group.id": true, "enable.auto.commit": true,
 	"enable.auto.offset.store": true, "fetch.queue.backoff.ms": true,
 	"check.crcs": true, "enable.partition.eof": true, "enable.metrics.push": true,
+	"auto.offset.reset": true, "isolation.level": true,
 	// openRdk routes librdkafka's log lines away from stderr.
 	"go.logs.channel.enable": true, "go.logs.channel": true, "log.queue": true,
 }
@@ -100,6 +106,19 @@ var fixedProps = map[string]bool{
 //   - enable.metrics.push=false: client telemetry (KIP-714) is not part of
 //     what is measured, and the embedded cluster does not serve it.
 //
+//   - enable.partition.eof=true: the EOF event carries the consumer's
+//     position, which is how a bounded read ends when the tail of its range
+//     is aborted records and transaction markers that read_committed never
+//     delivers (see assembler).
+//
+//   - auto.offset.reset=error: a start below the log start (records
+//     deleted) must fail the read, not silently skip to another offset;
+//     librdkafka then raises ERR__AUTO_OFFSET_RESET for the partition.
+//
+//   - isolation.level=read_committed: librdkafka's default, pinned because
+//     the franz path reads the same committed view (kgo.ReadCommitted) and
+//     both must deliver the same records.
+//
 // consume.callback.max.messages is not set: librdkafka applies it only to
 // the legacy per-partition rd_kafka_consume_callback, not to the queue drain
 // the fast path uses, which moves the whole backlog per crossing.
@@ -111,7 +130,9 @@ func librdkafkaConfig(c *Config) map[string]string {
 		"enable.auto.offset.store": "false",
 		"fetch.queue.backoff.ms":   "1",
 		"check.crcs":               fmt.Sprint(c.CRC),
-		"enable.partition.eof":     "false",
+		"enable.partition.eof":     "true",
+		"auto.offset.reset":        "error",
+		"isolation.level":          "read_committed",
 	}
 	for k, v := range c.Props {
 		m[k] = v

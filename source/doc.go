@@ -13,9 +13,65 @@
 //
 // A cell's child process opens one consume.Reader for its path and drains
 // it to the end of the corpus. Every path emits batches of Config.Batch rows
-// (the last may be short) together with the split state after the batch (per
-// partition, the offset after the last emitted record), which is what a
+// (the last may be short, none is empty) together with the split state
+// after the batch (per partition, its position), which is what a
 // checkpoint stores.
+//
+// # Bounded reads
+//
+// A reader reads, per partition, the range [start, stop): start is
+// Config.Start or the log start, stop is Config.Stop or the high watermark
+// captured when the reader opens. The semantics are those of Flink's
+// KafkaPartitionSplitReader, the same on every path:
+//
+//   - A partition ends by the consumer's position, not by its last
+//     delivered record. The position is the offset of the next record the
+//     client would deliver; it passes every delivered record, and also
+//     whatever read_committed never delivers (aborted records, transaction
+//     markers) once the client proves it: on franz a control record
+//     (kept with kgo.KeepControlRecords, never a row) moves it past itself;
+//     on librdkafka (enable.partition.eof=true) a partition-EOF event
+//     carries it (the fast path's drain records EOF events apart from
+//     errors and applies them after the messages of the same crossing),
+//     and so does rd_kafka_position, asked when a poll or crossing brings
+//     nothing: librdkafka moves it past the markers it handles itself, a
+//     fetch wait before the EOF event comes. A
+//     record at or past the stop (appended after the stop was captured) is
+//     never emitted and proves the position passed the stop. A partition is
+//     finished when its position reaches its stop, so a range whose tail is
+//     aborted transactions ends there, not at the stall timeout. Both
+//     clients read committed data (isolation.level=read_committed, which
+//     the lab pins for librdkafka, and kgo.ReadCommitted for franz).
+//   - The split carried by a batch is the positions when it was emitted: it
+//     includes positions that control records and EOF events proved by
+//     then, and never exceeds the stop. A batch is never emitted for a
+//     position alone, so when the last batch was full the invisible tail
+//     after it is in no split; a restore from it reads only that tail.
+//   - A partition whose start is at or past its stop is finished before it
+//     is read (it is not even assigned); a read of only such partitions
+//     returns io.EOF at once.
+//   - A record whose value is null (a tombstone) is one all-null row at its
+//     position (workloads.Columnar.AppendNull, RowBuilder.AddNull) on every
+//     path: never dropped, never a parse failure, counted in Stats.Nulls and
+//     in Stats.Records. An empty value is not null: it is decoded like any
+//     other (for JSON a parse failure, located in Stats).
+//
+// # Failures
+//
+// A read ends with one error line, never a hang or a silent skip. Errors a
+// client retries by itself (a broker restarting, a leader moving) are
+// counted in Stats.ConsumerErrors; every other one is fatal, among them:
+//
+//   - a position below the partition's log start (records deleted):
+//     librdkafka runs with auto.offset.reset=error and franz with
+//     kgo.NoResetOffset, and the error names partition and offset
+//     ("source: fast: partition 0: offset 0 is out of range (records
+//     deleted?): ...");
+//   - topic, group and cluster authorization and SASL authentication
+//     failures, at open or at any fetch;
+//   - an unknown topic, or a bootstrap no broker answers on, at open within
+//     Config.Timeout;
+//   - no progress for Config.Timeout while the range is unfinished.
 //
 // The paths, from least to most native:
 //
@@ -32,9 +88,10 @@
 //     Go user would pick instead.
 //
 // All librdkafka paths share one configuration (librdkafkaConfig): explicit
-// assignment from the beginning of every partition after a metadata warm-up,
-// fetch.queue.backoff.ms lowered from librdkafka's 1000 ms default, and the
-// cell's check.crcs. Each reader proves what it claims (consume.Assertions):
+// assignment from the start of every partition after a metadata warm-up,
+// fetch.queue.backoff.ms lowered from librdkafka's 1000 ms default, the
+// cell's check.crcs, and the bounded-read settings above. The franz path
+// takes no client properties except a SASL_PLAINTEXT cluster's PLAIN ones. Each reader proves what it claims (consume.Assertions):
 // the effective check.crcs is read back from librdkafka, and the fast path
 // counts its crossings so a per-record fallback cannot pass as a bulk drain.
 //

@@ -5,8 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-
-	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
+	"strings"
 
 	"github.com/fastpathlab/fplab/source/consume"
 	"github.com/fastpathlab/fplab/source/internal/drain"
@@ -27,7 +26,11 @@ type fastReader struct {
 	ends  []uint32
 	parts []int32
 	offs  []int64
+	nulls []bool
 	i     int
+	// eofs are the current drain's partition-EOF events, applied once its
+	// messages are all decoded.
+	eofs []drain.EOF
 }
 
 func openFast(cfg *Config) (*fastReader, error) {
@@ -50,13 +53,21 @@ func openFast(cfg *Config) (*fastReader, error) {
 func (r *fastReader) Next(ctx context.Context) (*consume.Batch, error) {
 	a := r.a
 	for {
-		for r.i < len(r.ends) {
+		for r.i < len(r.ends) && !a.full() {
 			if err := r.decodeRun(); err != nil {
 				return nil, err
 			}
-			if a.full() {
-				return a.emit(r.col.NewRecordBatch()), nil
+		}
+		if r.i == len(r.ends) {
+			// An EOF event follows its partition's messages in the queue:
+			// once the crossing's messages are in the batch, the batch's
+			// split may carry the positions the events prove.
+			if err := r.applyEOFs(); err != nil {
+				return nil, err
 			}
+		}
+		if a.full() {
+			return a.emit(r.col.NewRecordBatch()), nil
 		}
 		if a.done() {
 			if a.rows() > 0 {
@@ -74,52 +85,73 @@ func (r *fastReader) Next(ctx context.Context) (*consume.Batch, error) {
 }
 
 // decodeRun decodes the next run of the drained messages: those in the
-// bounded range that still fit in the current batch, straight from the
-// drain buffer. A message past its partition's stop offset ends the run
-// and is skipped.
+// bounded range, with a value, that still fit in the current batch,
+// straight from the drain buffer. A tombstone is a run of its own (one
+// all-null row); a message outside the range ends the run and is skipped.
 func (r *fastReader) decodeRun() error {
 	a := r.a
-	i, j := r.i, r.i
+	i := r.i
+	if r.nulls[i] {
+		r.i++
+		ok, err := a.consume(r.parts[i], r.offs[i])
+		if ok {
+			r.col.AppendNull()
+			a.addedNull(r.parts[i], r.offs[i])
+		}
+		return err
+	}
+	j := i
 	room := a.batch - a.rows()
-	for j < len(r.ends) && j-i < room {
+	skip := false
+	for j < len(r.ends) && j-i < room && !r.nulls[j] {
 		ok, err := a.consume(r.parts[j], r.offs[j])
 		if err != nil {
 			return err
 		}
 		if !ok {
+			skip = true
 			break
 		}
 		j++
 	}
 	r.i = j
-	if j < len(r.ends) && j-i < room {
+	if skip {
 		r.i++ // the out-of-range message
 	}
 	if j == i {
 		return nil
 	}
+	return r.decode(i, j)
+}
+
+// decode appends the values of drained messages [i, j), all in range and
+// none null: in bulk when the codec can, message by message otherwise. A
+// message that does not parse is counted and located, and decoding goes on
+// after it.
+func (r *fastReader) decode(i, j int) error {
+	a := r.a
 	begin := uint32(0)
 	if i > 0 {
 		begin = r.ends[i-1]
 	}
 	if bulk, ok := r.col.(workloads.Bulk); ok {
-		n, err := bulk.AppendBulk(r.buf, begin, r.ends[i:j])
-		if n > 0 {
-			a.addedRun(r.parts[i:i+n], r.offs[i:i+n], int(r.ends[i+n-1]-begin))
+		for i < j {
+			n, err := bulk.AppendBulk(r.buf, begin, r.ends[i:j])
+			if n > 0 {
+				a.addedRun(r.parts[i:i+n], r.offs[i:i+n], int(r.ends[i+n-1]-begin))
+			}
+			if err == nil {
+				return nil
+			}
+			if !errors.Is(err, workloads.ErrParse) {
+				return err
+			}
+			a.parseFailed(r.parts[i+n], r.offs[i+n], err)
+			// go on in bulk after the bad one
+			i += n + 1
+			begin = r.ends[i-1]
 		}
-		if err == nil {
-			return nil
-		}
-		if !errors.Is(err, workloads.ErrParse) {
-			return err
-		}
-		a.parseFailed(r.parts[i+n], r.offs[i+n], err)
-		// go on message by message after the bad one
-		i += n + 1
-		if i >= j {
-			return nil
-		}
-		begin = r.ends[i-1]
+		return nil
 	}
 	for k := i; k < j; k++ {
 		msg := r.buf[begin:r.ends[k]]
@@ -136,27 +168,59 @@ func (r *fastReader) decodeRun() error {
 	return nil
 }
 
-// drainOnce is one cgo crossing.
+// applyEOFs moves each partition's position to its EOF event's offset.
+func (r *fastReader) applyEOFs() error {
+	for _, e := range r.eofs {
+		if err := r.a.eof(e.Partition, e.Offset); err != nil {
+			return err
+		}
+	}
+	r.eofs = r.eofs[:0]
+	return nil
+}
+
+// drainOnce is one cgo crossing. Errors come first: one the client does
+// not retry by itself ends the read, whatever else the crossing brought.
 func (r *fastReader) drainOnce() error {
 	n, err := r.dr.Run(100)
 	r.a.stats.Crossings++
 	if err != nil {
 		return err
 	}
-	if nerr, code := r.dr.Errs(); nerr > 0 {
-		if !transient(code) {
-			return fmt.Errorf("source: fast: librdkafka: %v", kafka.NewError(code, "", false))
+	if nerr, errs := r.dr.Errs(); nerr > 0 {
+		for _, e := range errs {
+			if !transient(e.Code) {
+				return rdkError(consume.PathFast, e.Code, e.Partition, e.Offset, fmtErr(e))
+			}
 		}
 		r.a.stats.ConsumerErrors += int64(nerr)
 	}
-	r.buf, r.ends, r.parts, r.offs = r.dr.Views()
+	r.buf, r.ends, r.parts, r.offs, r.nulls = r.dr.Views()
+	r.eofs = r.dr.EOFs()
 	r.i = 0
-	if n == 0 {
+	if n == 0 && len(r.eofs) == 0 {
+		// nothing drained, nothing left to decode: librdkafka's position
+		// may have passed what it does not deliver
+		r.rdk.position(r.a)
+		if r.a.done() {
+			return nil
+		}
 		return r.a.stalled(r.cfg.Timeout)
 	}
-	r.a.stats.NonEmpty++
+	if n > 0 {
+		r.a.stats.NonEmpty++
+	}
 	r.a.progress()
 	return nil
+}
+
+// fmtErr renders a drained consumer error on one line: librdkafka's text,
+// or the code's when there is none.
+func fmtErr(e drain.Err) string {
+	if e.Text != "" {
+		return strings.Join(strings.Fields(e.Text), " ")
+	}
+	return e.Code.String()
 }
 
 func (r *fastReader) Stats() consume.Stats { return r.a.stats }
@@ -166,6 +230,6 @@ func (r *fastReader) Assertions() (consume.Assertions, error) { return r.rdk.ass
 func (r *fastReader) Close() error {
 	r.col.Release()
 	r.dr.Close()
-	r.buf, r.ends, r.parts, r.offs = nil, nil, nil, nil
+	r.buf, r.ends, r.parts, r.offs, r.nulls, r.eofs = nil, nil, nil, nil, nil, nil
 	return r.rdk.c.Close()
 }

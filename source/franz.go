@@ -5,9 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
+	"strings"
 	"time"
 
+	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/sasl/plain"
 
 	"github.com/fastpathlab/fplab/source/consume"
 	"github.com/fastpathlab/fplab/workloads"
@@ -22,17 +27,24 @@ type franzReader struct {
 	a       *assembler
 	fetches kgo.Fetches
 	iter    *kgo.FetchesRecordIter
+	// held is a fetched record taken out of iter but left for the next
+	// batch (see controls).
+	held *kgo.Record
 }
 
 func openFranz(ctx context.Context, cfg *Config) (*franzReader, error) {
-	if len(cfg.Props) > 0 {
-		return nil, fmt.Errorf("source: franz: client properties are librdkafka's; the franz path runs only against clusters without them")
+	sasl, err := franzSASL(cfg.Props)
+	if err != nil {
+		return nil, err
 	}
 	opts := []kgo.Opt{
 		kgo.SeedBrokers(cfg.Bootstrap...),
 		kgo.DialTimeout(cfg.Timeout),
 		kgo.RetryTimeout(cfg.Timeout),
 		kgo.RequestTimeoutOverhead(cfg.Timeout),
+	}
+	if sasl != nil {
+		opts = append(opts, sasl)
 	}
 	if !cfg.CRC {
 		opts = append(opts, kgo.DisableFetchCRCValidation())
@@ -46,11 +58,28 @@ func openFranz(ctx context.Context, cfg *Config) (*franzReader, error) {
 	if err != nil {
 		return nil, err
 	}
+	a := newAssembler(cfg.Batch, start, stop)
+	// Only partitions with records to read are consumed (see openRdk).
 	offs := make(map[int32]kgo.Offset, cfg.Partitions)
 	for p := range start {
-		offs[int32(p)] = kgo.NewOffset().At(start[p])
+		if start[p] < stop[p] {
+			offs[int32(p)] = kgo.NewOffset().At(start[p])
+		}
 	}
-	opts = append(opts, kgo.ConsumePartitions(map[string]map[int32]kgo.Offset{cfg.Topic: offs}))
+	opts = append(opts,
+		kgo.ConsumePartitions(map[string]map[int32]kgo.Offset{cfg.Topic: offs}),
+		// The committed view, as librdkafka's default isolation.level
+		// (read_committed, pinned in librdkafkaConfig): both clients
+		// deliver the same records.
+		kgo.FetchIsolationLevel(kgo.ReadCommitted()),
+		// Control records (transaction markers) are the franz path's proof
+		// that the position passed offsets read_committed never delivers;
+		// they are never rows.
+		kgo.KeepControlRecords(),
+		// A start below the log start (records deleted) fails the read
+		// instead of resetting somewhere else.
+		kgo.ConsumeResetOffset(kgo.NoResetOffset()),
+	)
 	cl, err := kgo.NewClient(opts...)
 	if err != nil {
 		return nil, fmt.Errorf("source: franz: %w", err)
@@ -58,33 +87,25 @@ func openFranz(ctx context.Context, cfg *Config) (*franzReader, error) {
 	return &franzReader{
 		cfg: cfg, cl: cl,
 		col: cfg.Codec.NewColumnar(cfg.Mem),
-		a:   newAssembler(cfg.Batch, start, stop),
+		a:   a,
 	}, nil
 }
 
 func (r *franzReader) Next(ctx context.Context) (*consume.Batch, error) {
 	a := r.a
 	for {
-		for r.iter != nil && !r.iter.Done() {
-			rec := r.iter.Next()
-			ok, err := a.consume(rec.Partition, rec.Offset)
-			if err != nil {
+		for r.pending() && !a.full() {
+			if err := r.take(r.next()); err != nil {
 				return nil, err
 			}
-			if !ok {
-				continue
+		}
+		if a.full() {
+			// Control records right behind the batch's last row belong to
+			// its split: take them before emitting.
+			if err := r.controls(); err != nil {
+				return nil, err
 			}
-			if err := r.col.Append(rec.Value); err != nil {
-				if !errors.Is(err, workloads.ErrParse) {
-					return nil, err
-				}
-				a.parseFailed(rec.Partition, rec.Offset, err)
-			} else {
-				a.added(rec.Partition, rec.Offset, len(rec.Value))
-			}
-			if a.full() {
-				return a.emit(r.col.NewRecordBatch()), nil
-			}
+			return a.emit(r.col.NewRecordBatch()), nil
 		}
 		if a.done() {
 			if a.rows() > 0 {
@@ -98,6 +119,97 @@ func (r *franzReader) Next(ctx context.Context) (*consume.Batch, error) {
 	}
 }
 
+// take handles one fetched record: a control record moves its partition's
+// position, a null value is a tombstone row, anything else is decoded.
+func (r *franzReader) take(rec *kgo.Record) error {
+	a := r.a
+	if rec.Attrs.IsControl() {
+		return a.control(rec.Partition, rec.Offset)
+	}
+	ok, err := a.consume(rec.Partition, rec.Offset)
+	if err != nil || !ok {
+		return err
+	}
+	if rec.Value == nil { // a tombstone; an empty value is not nil
+		r.col.AppendNull()
+		a.addedNull(rec.Partition, rec.Offset)
+		return nil
+	}
+	if err := r.col.Append(rec.Value); err != nil {
+		if !errors.Is(err, workloads.ErrParse) {
+			return err
+		}
+		a.parseFailed(rec.Partition, rec.Offset, err)
+		return nil
+	}
+	a.added(rec.Partition, rec.Offset, len(rec.Value))
+	return nil
+}
+
+// pending reports whether fetched records are left; next returns the next
+// one (the held record first).
+func (r *franzReader) pending() bool { return r.held != nil || (r.iter != nil && !r.iter.Done()) }
+
+func (r *franzReader) next() *kgo.Record {
+	if rec := r.held; rec != nil {
+		r.held = nil
+		return rec
+	}
+	return r.iter.Next()
+}
+
+// controls takes the control records at the head of the fetched records;
+// the first other record is held for the next batch.
+func (r *franzReader) controls() error {
+	for r.held == nil && r.iter != nil && !r.iter.Done() {
+		rec := r.iter.Next()
+		if !rec.Attrs.IsControl() {
+			r.held = rec
+			return nil
+		}
+		if err := r.a.control(rec.Partition, rec.Offset); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// franzSASL maps the only client properties the franz path accepts, those
+// of a SASL_PLAINTEXT cluster with the PLAIN mechanism, onto a kgo option
+// (nil without properties). Any other property is refused: Props are
+// librdkafka's, and a setting franz-go would silently not apply would make
+// the peer path measure another client setup. Errors name keys, never the
+// password.
+func franzSASL(props map[string]string) (kgo.Opt, error) {
+	if len(props) == 0 {
+		return nil, nil
+	}
+	for _, k := range slices.Sorted(maps.Keys(props)) {
+		switch k {
+		case "security.protocol", "sasl.mechanism", "sasl.mechanisms", "sasl.username", "sasl.password":
+		default:
+			return nil, fmt.Errorf("source: franz: client property %q is librdkafka's; the franz path takes only a SASL_PLAINTEXT cluster's PLAIN properties (security.protocol, sasl.mechanism(s), sasl.username, sasl.password)", k)
+		}
+	}
+	if proto := props["security.protocol"]; !strings.EqualFold(strings.TrimSpace(proto), "SASL_PLAINTEXT") {
+		return nil, fmt.Errorf("source: franz: security.protocol %q: with client properties the franz path runs only on SASL_PLAINTEXT", proto)
+	}
+	mech := strings.TrimSpace(props["sasl.mechanism"])
+	if m := strings.TrimSpace(props["sasl.mechanisms"]); mech == "" {
+		mech = m
+	} else if m != "" && !strings.EqualFold(m, mech) {
+		return nil, fmt.Errorf("source: franz: sasl.mechanism %q and sasl.mechanisms %q differ", mech, m)
+	}
+	if !strings.EqualFold(mech, "PLAIN") {
+		return nil, fmt.Errorf("source: franz: sasl.mechanism %q: the franz path supports PLAIN only", mech)
+	}
+	user, pass := props["sasl.username"], props["sasl.password"]
+	if user == "" || pass == "" {
+		return nil, fmt.Errorf("source: franz: SASL PLAIN needs sasl.username and sasl.password")
+	}
+	return kgo.SASL(plain.Auth{User: user, Pass: pass}.AsMechanism()), nil
+}
+
 func (r *franzReader) poll(ctx context.Context) error {
 	pctx, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
 	defer cancel()
@@ -109,6 +221,9 @@ func (r *franzReader) poll(ctx context.Context) error {
 				return fmt.Errorf("source: franz: %w", ctx.Err())
 			}
 			continue
+		}
+		if errors.Is(fe.Err, kerr.OffsetOutOfRange) && fe.Topic == r.cfg.Topic && r.a.check(fe.Partition) == nil {
+			return outOfRange(consume.PathFranz, fe.Partition, r.a.pos[fe.Partition], fe.Err)
 		}
 		if kerrRetriable(fe.Err) {
 			r.a.stats.ConsumerErrors++

@@ -68,7 +68,10 @@ func franzBounds(ctx context.Context, cl *kgo.Client, cfg *Config) (start, stop 
 	})
 }
 
-// kerrRetriable reports fetch errors franz-go retries by itself.
+// kerrRetriable reports fetch errors franz-go retries by itself. The
+// failures that must end a read are not among them: kerr marks
+// authorization (topic, group, cluster), SASL authentication and
+// OFFSET_OUT_OF_RANGE as not retriable.
 func kerrRetriable(err error) bool {
 	var ke *kerr.Error
 	return errors.As(err, &ke) && ke.Retriable

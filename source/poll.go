@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"time"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
 
 	"github.com/fastpathlab/fplab/source/consume"
@@ -22,11 +24,15 @@ type pollReader struct {
 }
 
 // pollDecoder is the per-path half of a Poll reader: take one record,
-// then build the batch from what was taken.
+// build the taken records into the batch's rows, and hand the rows over as
+// a record batch.
 type pollDecoder interface {
 	take(a *assembler, p int32, off int64, value []byte) error
+	// pending is the records taken and not built yet; build adds them to
+	// the batch (a record that does not parse adds no row).
 	pending() int
-	flush(a *assembler) (*consume.Batch, error)
+	build(a *assembler) error
+	record() arrow.RecordBatch
 	release()
 }
 
@@ -42,8 +48,15 @@ func openPoll(cfg *Config, dec pollDecoder) (*pollReader, error) {
 func (r *pollReader) Next(ctx context.Context) (*consume.Batch, error) {
 	a := r.a
 	for {
-		if r.dec.pending() >= r.cfg.Batch || (a.done() && r.dec.pending() > 0) {
-			return r.dec.flush(a)
+		if n := r.dec.pending(); n > 0 && (a.rows()+n >= r.cfg.Batch || a.done()) {
+			if err := r.dec.build(a); err != nil {
+				return nil, err
+			}
+		}
+		// Records that did not parse leave a batch short: it is emitted
+		// once full, or last.
+		if a.full() || (a.done() && a.rows() > 0) {
+			return a.emit(r.dec.record()), nil
 		}
 		if a.done() {
 			return nil, io.EOF
@@ -55,20 +68,25 @@ func (r *pollReader) Next(ctx context.Context) (*consume.Batch, error) {
 		a.stats.Polls++
 		switch e := ev.(type) {
 		case nil:
+			r.rdk.position(a)
+			if a.done() {
+				continue
+			}
 			if err := a.stalled(r.cfg.Timeout); err != nil {
 				return nil, err
 			}
 		case *kafka.Message:
-			if e.TopicPartition.Error != nil {
+			tp := e.TopicPartition
+			if tp.Error != nil {
 				var ke kafka.Error
-				if errors.As(e.TopicPartition.Error, &ke) && transient(ke.Code()) {
+				if errors.As(tp.Error, &ke) && transient(ke.Code()) {
 					a.stats.ConsumerErrors++
 					continue
 				}
-				return nil, fmt.Errorf("source: %s: %v", r.cfg.Path, e.TopicPartition.Error)
+				return nil, rdkError(r.cfg.Path, ke.Code(), tp.Partition, int64(tp.Offset), tp.Error)
 			}
 			a.progress()
-			p, off := e.TopicPartition.Partition, int64(e.TopicPartition.Offset)
+			p, off := tp.Partition, int64(tp.Offset)
 			ok, err := a.consume(p, off)
 			if err != nil {
 				return nil, err
@@ -78,14 +96,47 @@ func (r *pollReader) Next(ctx context.Context) (*consume.Batch, error) {
 					return nil, err
 				}
 			}
+		case kafka.PartitionEOF:
+			// The consumer's position in the partition: what read_committed
+			// does not deliver before it (aborted records, markers) is passed.
+			a.progress()
+			if err := a.eof(e.Partition, int64(e.Offset)); err != nil {
+				return nil, err
+			}
 		case kafka.Error:
 			if transient(e.Code()) && !e.IsFatal() {
 				a.stats.ConsumerErrors++
 				continue
 			}
+			if e.Code() == kafka.ErrAutoOffsetReset {
+				return nil, r.outOfRange(e)
+			}
 			return nil, fmt.Errorf("source: %s: librdkafka: %v", r.cfg.Path, e)
 		}
 	}
+}
+
+// outOfRange names the partition whose position fell below its log start.
+// The error event Poll returns keeps only librdkafka's code and text (no
+// partition), so the low watermarks of the unfinished partitions are asked,
+// within the stall timeout.
+func (r *pollReader) outOfRange(e kafka.Error) error {
+	a := r.a
+	deadline := time.Now().Add(r.cfg.Timeout / 2)
+	for p := range a.pos {
+		left := time.Until(deadline)
+		if left <= 0 {
+			break
+		}
+		if a.pos[p] >= a.stop[p] {
+			continue
+		}
+		lo, _, err := r.rdk.c.QueryWatermarkOffsets(r.cfg.Topic, int32(p), max(int(left/time.Millisecond), 1))
+		if err == nil && a.pos[p] < lo {
+			return outOfRange(r.cfg.Path, int32(p), a.pos[p], e)
+		}
+	}
+	return fmt.Errorf("source: %s: an offset is out of range (records deleted?): %v", r.cfg.Path, e)
 }
 
 func (r *pollReader) Stats() consume.Stats                    { return r.a.stats }
@@ -110,11 +161,16 @@ func (d *shallowDecoder) take(_ *assembler, p int32, off int64, v []byte) error 
 
 func (d *shallowDecoder) pending() int { return len(d.values) }
 
-func (d *shallowDecoder) flush(a *assembler) (*consume.Batch, error) {
+func (d *shallowDecoder) build(a *assembler) error {
 	for i, v := range d.values {
+		if v == nil { // a tombstone; an empty value is not nil
+			d.col.AppendNull()
+			a.addedNull(d.parts[i], d.offs[i])
+			continue
+		}
 		if err := d.col.Append(v); err != nil {
 			if !errors.Is(err, workloads.ErrParse) {
-				return nil, err
+				return err
 			}
 			a.parseFailed(d.parts[i], d.offs[i], err)
 			continue
@@ -123,8 +179,10 @@ func (d *shallowDecoder) flush(a *assembler) (*consume.Batch, error) {
 	}
 	clear(d.values) // drop references so the payloads can be collected
 	d.values, d.parts, d.offs = d.values[:0], d.parts[:0], d.offs[:0]
-	return a.emit(d.col.NewRecordBatch()), nil
+	return nil
 }
+
+func (d *shallowDecoder) record() arrow.RecordBatch { return d.col.NewRecordBatch() }
 
 func (d *shallowDecoder) release() { d.col.Release() }
 
@@ -137,10 +195,19 @@ type rowwiseDecoder struct {
 	parts []int32
 	offs  []int64
 	sizes []int
+	nulls []bool // a tombstone's row stays zero and is added as all-null
 }
 
 func (d *rowwiseDecoder) take(a *assembler, p int32, off int64, v []byte) error {
 	var row workloads.Row
+	if v == nil { // a tombstone; an empty value is not nil
+		d.rows = append(d.rows, row)
+		d.parts = append(d.parts, p)
+		d.offs = append(d.offs, off)
+		d.sizes = append(d.sizes, 0)
+		d.nulls = append(d.nulls, true)
+		return nil
+	}
 	if err := d.codec.DecodeRow(v, &row); err != nil {
 		if !errors.Is(err, workloads.ErrParse) {
 			return err
@@ -152,19 +219,27 @@ func (d *rowwiseDecoder) take(a *assembler, p int32, off int64, v []byte) error 
 	d.parts = append(d.parts, p)
 	d.offs = append(d.offs, off)
 	d.sizes = append(d.sizes, len(v))
+	d.nulls = append(d.nulls, false)
 	return nil
 }
 
 func (d *rowwiseDecoder) pending() int { return len(d.rows) }
 
-func (d *rowwiseDecoder) flush(a *assembler) (*consume.Batch, error) {
+func (d *rowwiseDecoder) build(a *assembler) error {
 	for i := range d.rows {
+		if d.nulls[i] {
+			d.rb.AddNull()
+			a.addedNull(d.parts[i], d.offs[i])
+			continue
+		}
 		d.rb.Add(&d.rows[i])
 		a.added(d.parts[i], d.offs[i], d.sizes[i])
 	}
 	clear(d.rows)
-	d.rows, d.parts, d.offs, d.sizes = d.rows[:0], d.parts[:0], d.offs[:0], d.sizes[:0]
-	return a.emit(d.rb.NewRecordBatch()), nil
+	d.rows, d.parts, d.offs, d.sizes, d.nulls = d.rows[:0], d.parts[:0], d.offs[:0], d.sizes[:0], d.nulls[:0]
+	return nil
 }
+
+func (d *rowwiseDecoder) record() arrow.RecordBatch { return d.rb.NewRecordBatch() }
 
 func (d *rowwiseDecoder) release() { d.rb.Release() }

@@ -15,8 +15,11 @@ import (
 // librdkafka path shares: metadata warmed, partitions assigned explicitly.
 type rdkConsumer struct {
 	c     *kafka.Consumer
+	topic string
 	start []int64
 	stop  []int64
+	// tps is position's reused query
+	tps []kafka.TopicPartition
 }
 
 func openRdk(cfg *Config) (*rdkConsumer, error) {
@@ -35,7 +38,7 @@ func openRdk(cfg *Config) (*rdkConsumer, error) {
 		return nil, fmt.Errorf("source: librdkafka consumer: %w", err)
 	}
 	go dropLogs(c.Logs())
-	r := &rdkConsumer{c: c}
+	r := &rdkConsumer{c: c, topic: cfg.Topic}
 	if err := r.setup(cfg); err != nil {
 		c.Close()
 		return nil, err
@@ -71,14 +74,60 @@ func (r *rdkConsumer) setup(cfg *Config) error {
 	if err != nil {
 		return err
 	}
-	tps := make([]kafka.TopicPartition, cfg.Partitions)
-	for p := range tps {
-		tps[p] = kafka.TopicPartition{Topic: &cfg.Topic, Partition: int32(p), Offset: kafka.Offset(r.start[p])}
+	// A partition whose range is empty (start at or past stop) is finished
+	// before it is read: it is not assigned, so it is never fetched (a
+	// start past the log end would be out of range).
+	var tps []kafka.TopicPartition
+	for p := range r.start {
+		if r.start[p] < r.stop[p] {
+			tps = append(tps, kafka.TopicPartition{Topic: &cfg.Topic, Partition: int32(p), Offset: kafka.Offset(r.start[p])})
+		}
+	}
+	if len(tps) == 0 {
+		return nil
 	}
 	if err := r.c.Assign(tps); err != nil {
 		return fmt.Errorf("source: assign: %w", err)
 	}
 	return nil
+}
+
+// positionShortcut enables position; tests turn it off to see the EOF
+// events end a read by themselves.
+var positionShortcut = true
+
+// position moves every unfinished partition of a to librdkafka's
+// position there: the offset after the last message handed to the
+// application, control messages included. librdkafka handles a
+// transaction marker itself and never delivers it, but it moves this
+// position past the marker, so after an aborted tail the position is the
+// partition's end while the EOF event is still a fetch wait
+// (fetch.wait.max.ms) away. A reader calls it when a poll or crossing
+// brought nothing, so every message before that position was taken. It is
+// a shortcut, not the proof of last resort: if the query fails, the EOF
+// event still comes.
+func (r *rdkConsumer) position(a *assembler) {
+	if !positionShortcut {
+		return
+	}
+	r.tps = r.tps[:0]
+	for p := range a.pos {
+		if a.pos[p] < a.stop[p] {
+			r.tps = append(r.tps, kafka.TopicPartition{Topic: &r.topic, Partition: int32(p)})
+		}
+	}
+	if len(r.tps) == 0 {
+		return
+	}
+	tps, err := r.c.Position(r.tps)
+	if err != nil {
+		return
+	}
+	for _, tp := range tps {
+		if tp.Error == nil && tp.Offset >= 0 && a.check(tp.Partition) == nil {
+			a.advance(tp.Partition, int64(tp.Offset))
+		}
+	}
 }
 
 // bounds resolves start and stop offsets: the configured ones, or the low
@@ -128,13 +177,29 @@ func (r *rdkConsumer) assertions() (consume.Assertions, error) {
 }
 
 // transient reports client errors a reader tolerates: the client retries
-// them itself (a broker restarting, a connection dropped).
+// them itself (a broker restarting, a connection dropped). Everything else
+// ends the read with one error line: authorization and authentication
+// failures, an offset out of range (auto.offset.reset=error), an unknown
+// topic or partition. A partition EOF is not an error at all: the paths
+// take it as the consumer's position before they look at errors.
 func transient(code kafka.ErrorCode) bool {
 	switch code {
 	case kafka.ErrTransport, kafka.ErrAllBrokersDown, kafka.ErrResolve,
-		kafka.ErrTimedOut, kafka.ErrPartitionEOF, kafka.ErrNotLeaderForPartition,
+		kafka.ErrTimedOut, kafka.ErrNotLeaderForPartition,
 		kafka.ErrLeaderNotAvailable, kafka.ErrNetworkException:
 		return true
 	}
 	return false
+}
+
+// rdkError turns a librdkafka consumer error that ends the read into its
+// one line: an offset out of range names the partition and offset.
+func rdkError(path consume.Path, code kafka.ErrorCode, p int32, off int64, cause any) error {
+	if code == kafka.ErrAutoOffsetReset && p >= 0 {
+		return outOfRange(path, p, off, cause)
+	}
+	if p >= 0 {
+		return fmt.Errorf("source: %s: partition %d: librdkafka: %v", path, p, cause)
+	}
+	return fmt.Errorf("source: %s: librdkafka: %v", path, cause)
 }

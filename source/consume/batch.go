@@ -16,7 +16,11 @@ type Batch struct {
 	Partitions []int32
 	Offsets    []int64
 	// Split is the split state after this batch: index = partition, value =
-	// the offset after the last record of that partition emitted so far.
+	// the partition's position, the offset of the next record to read. It
+	// is past every record of the partition emitted (or failed to parse) so
+	// far, and past what the client proved passed without delivering it
+	// (control records, aborted records under read_committed); it never
+	// exceeds the partition's stop offset.
 	Split []int64
 	// Bytes is the payload bytes of the batch's records.
 	Bytes int64
@@ -24,9 +28,9 @@ type Batch struct {
 
 // Reader drains one topic from the start offsets to the stop offsets.
 type Reader interface {
-	// Next returns the next batch, or io.EOF once every partition has
-	// reached its stop offset and the last (possibly short) batch was
-	// returned.
+	// Next returns the next batch, or io.EOF once every partition's
+	// position has reached its stop offset and the last (possibly short)
+	// batch was returned. A batch is never empty.
 	Next(ctx context.Context) (*Batch, error)
 	// Stats reports the counters collected so far.
 	Stats() Stats
@@ -37,7 +41,13 @@ type Reader interface {
 
 // Stats are a reader's counters.
 type Stats struct {
-	Records       int64
+	// Records counts every emitted row, tombstones included; Nulls counts
+	// the tombstone rows among them (records whose Kafka value is null, each
+	// an all-null row). A record that does not parse is no row: it is in
+	// ParseFailures, not in Records.
+	Records int64
+	Nulls   int64
+	// Bytes is the payload bytes of the emitted rows (a tombstone has none).
 	Bytes         int64
 	Batches       int64
 	ParseFailures int64

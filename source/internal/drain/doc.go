@@ -7,8 +7,12 @@
 //
 // A Drain moves the backlog of a consumer's queue into one contiguous C
 // buffer per crossing (rd_kafka_consume_callback_queue with drain.c's
-// callback), with per-message end offset, partition and offset arrays that
-// Views exposes to Go without a copy. Conf reads a property back from the
+// callback), with per-message end offset, partition, offset and null-value
+// arrays that Views exposes to Go without a copy. A null value (a
+// tombstone, payload NULL) is flagged and adds no byte; an empty value is
+// not null. What else the queue brings is kept apart: partition-EOF events
+// (the consumer's position, EOFs) and consumer errors with their partition,
+// offset and text (Errs). Conf reads a property back from the
 // running client (rd_kafka_conf_get), which is how every librdkafka path
 // proves its check.crcs.
 //
@@ -16,7 +20,8 @@
 // rd_kafka_t, so the handle is found by reflection, and a changed library
 // layout is an error, not a crash. rdk.h declares the few librdkafka
 // functions used; the C return codes are named in drain.h (fpl_drain_fault)
-// and rdk.h (rd_kafka_conf_res_t) and mirrored as Go constants.
+// and rdk.h (rd_kafka_conf_res_t, RD_KAFKA_RESP_ERR__PARTITION_EOF) and
+// mirrored as Go constants.
 //
 // This is the only cgo under source/; the package source/consume, the API
 // the paths implement, has none.

@@ -13,17 +13,44 @@ typedef enum {
 	FPL_DRAIN_TOO_BIG = 2, /* the payloads passed 4 GiB: ends are 32-bit */
 } fpl_drain_fault;
 
+/* A partition-EOF event: the consumer's position in partition is offset. */
+typedef struct fpl_drain_eof {
+	int32_t partition;
+	int64_t offset;
+} fpl_drain_eof;
+
+/* The length of the error text kept per consumer error (truncated). */
+#define FPL_DRAIN_ERRSTR 200
+
+/* A consumer error: its code, where it happened (partition -1 when it is
+ * not a partition's) and librdkafka's text for it. */
+typedef struct fpl_drain_err {
+	int32_t code;
+	int32_t partition;
+	int64_t offset;
+	char str[FPL_DRAIN_ERRSTR];
+} fpl_drain_err;
+
 typedef struct fpl_drain {
 	/* payload bytes of the last drain, back to back */
 	unsigned char *buf;
 	size_t len, cap;
-	/* per message: end of its payload in buf, partition, offset */
+	/* per message: end of its payload in buf, partition, offset, and 1 if
+	 * its value is null (a tombstone: payload NULL, nothing in buf), 0 if
+	 * it is a value, empty or not */
 	uint32_t *ends;
 	int32_t *parts;
 	int64_t *offs;
+	unsigned char *nulls;
 	int n, capn;
-	/* consumer errors seen in the last drain; the first is kept */
-	int errs, first_err;
+	/* partition-EOF events of the last drain, in arrival order */
+	fpl_drain_eof *eofs;
+	int neof, capeof;
+	/* consumer errors of the last drain, in arrival order (EOF is not an
+	 * error); errs counts them all, errv keeps the first nerr of them
+	 * (all, unless an array could not grow) */
+	fpl_drain_err *errv;
+	int errs, nerr, caperr;
 	fpl_drain_fault fault;
 } fpl_drain;
 
@@ -31,9 +58,15 @@ typedef struct fpl_drain {
 fpl_drain *fpl_drain_new(int capn, size_t cap);
 void fpl_drain_free(fpl_drain *d);
 /* One crossing: serves the queue for up to timeout_ms into d (d->n
- * messages, d->errs errors). Returns rd_kafka_consume_callback_queue's
- * result: the number of messages served, or -1. */
+ * messages, d->neof EOF events, d->errs errors). Returns
+ * rd_kafka_consume_callback_queue's result: the number of messages served
+ * (EOF events and errors included), or -1. */
 int fpl_drain_run(rd_kafka_queue_t *q, int timeout_ms, fpl_drain *d);
+/* What fpl_drain_run does with one message: exposed so the drain's
+ * bookkeeping is testable without a broker. */
+void fpl_drain_take(rd_kafka_message_t *m, fpl_drain *d);
+/* Resets d to an empty drain, as fpl_drain_run does before serving. */
+void fpl_drain_reset(fpl_drain *d);
 /* rd_kafka_conf_get on the running client's configuration. */
 rd_kafka_conf_res_t fpl_conf_get(rd_kafka_t *rk, const char *name, char *dst, size_t size);
 

@@ -55,10 +55,75 @@ func TestDrainOfAnIdleQueue(t *testing.T) {
 	if err != nil || n != 0 {
 		t.Fatalf("Run = %d, %v, want 0 messages and no fault", n, err)
 	}
-	if buf, ends, parts, offs := d.Views(); buf != nil || ends != nil || parts != nil || offs != nil {
-		t.Errorf("Views of an empty drain = %v %v %v %v", buf, ends, parts, offs)
+	if buf, ends, parts, offs, nulls := d.Views(); buf != nil || ends != nil || parts != nil || offs != nil || nulls != nil {
+		t.Errorf("Views of an empty drain = %v %v %v %v %v", buf, ends, parts, offs, nulls)
 	}
 	if faultNone != 0 {
 		t.Errorf("FPL_DRAIN_OK = %d: a zeroed fpl_drain must start without a fault", faultNone)
+	}
+}
+
+// TestEOFMirrorsLibrdkafka pins rdk.h's copy of the one error code the
+// drain tells apart.
+func TestEOFMirrorsLibrdkafka(t *testing.T) {
+	if kafka.ErrorCode(errPartitionEOF) != kafka.ErrPartitionEOF {
+		t.Fatalf("RD_KAFKA_RESP_ERR__PARTITION_EOF = %d in rdk.h, %d in librdkafka", errPartitionEOF, kafka.ErrPartitionEOF)
+	}
+}
+
+// TestDrainBookkeeping feeds a drain what a crossing's callback gets:
+// values (one empty), tombstones, EOF events and errors, past the initial
+// capacity. Values land back to back with their ends; a tombstone is
+// flagged and adds no byte; an empty value is not a tombstone; EOF events
+// are not errors; every error keeps its code, partition, offset and text.
+func TestDrainBookkeeping(t *testing.T) {
+	d, err := New(consumer(t, false), 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	d.reset()
+	type msg struct {
+		off  int64
+		val  string
+		null bool
+	}
+	msgs := []msg{{0, "ab", false}, {1, "", true}, {2, "", false}, {3, "cde", false}, {4, "", true}}
+	for _, m := range msgs {
+		d.take(0, 1, m.off, []byte(m.val), m.null)
+	}
+	d.take(kafka.ErrPartitionEOF, 1, 5, []byte("reached end"), false)
+	d.take(kafka.ErrTransport, -1, -1001, []byte("broker down"), false)
+	d.take(kafka.ErrAutoOffsetReset, 2, 7, []byte("offset out of range"), false)
+	d.take(kafka.ErrPartitionEOF, 2, 9, nil, true)
+
+	buf, ends, parts, offs, nulls := d.Views()
+	if string(buf) != "abcde" {
+		t.Errorf("buf %q, want %q", buf, "abcde")
+	}
+	wantEnds := []uint32{2, 2, 2, 5, 5}
+	for i, m := range msgs {
+		if ends[i] != wantEnds[i] || parts[i] != 1 || offs[i] != m.off || nulls[i] != m.null {
+			t.Errorf("message %d: end %d partition %d offset %d null %v, want %d 1 %d %v", i, ends[i], parts[i], offs[i], nulls[i], wantEnds[i], m.off, m.null)
+		}
+	}
+	if len(ends) != len(msgs) {
+		t.Errorf("%d messages, want %d", len(ends), len(msgs))
+	}
+	if eofs := d.EOFs(); len(eofs) != 2 || eofs[0] != (EOF{1, 5}) || eofs[1] != (EOF{2, 9}) {
+		t.Errorf("EOFs %v, want [{1 5} {2 9}]", eofs)
+	}
+	n, errs := d.Errs()
+	want := []Err{{kafka.ErrTransport, -1, -1001, "broker down"}, {kafka.ErrAutoOffsetReset, 2, 7, "offset out of range"}}
+	if n != 2 || len(errs) != 2 || errs[0] != want[0] || errs[1] != want[1] {
+		t.Errorf("Errs = %d %v, want 2 %v", n, errs, want)
+	}
+
+	d.reset()
+	if buf, ends, _, _, _ := d.Views(); buf != nil || ends != nil {
+		t.Errorf("after reset: %q %v", buf, ends)
+	}
+	if n, errs := d.Errs(); n != 0 || len(errs) != 0 || len(d.EOFs()) != 0 {
+		t.Errorf("after reset: %d errors %v, EOFs %v", n, errs, d.EOFs())
 	}
 }

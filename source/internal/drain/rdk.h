@@ -24,6 +24,11 @@ typedef struct rd_kafka_message_s {
 	void *_private;
 } rd_kafka_message_t;
 
+/* The one rd_kafka_resp_err_t value the drain tells apart (rdkafka.h): the
+ * consumer reached the end of a partition; the event's offset is the
+ * consumer's position there. Every other error code is passed through. */
+enum { RD_KAFKA_RESP_ERR__PARTITION_EOF = -191 };
+
 typedef enum { RD_KAFKA_CONF_UNKNOWN = -2, RD_KAFKA_CONF_INVALID = -1, RD_KAFKA_CONF_OK = 0 } rd_kafka_conf_res_t;
 
 const rd_kafka_conf_t *rd_kafka_conf(rd_kafka_t *rk);
