@@ -102,7 +102,7 @@ func TestRunReaderEvents(t *testing.T) {
 	if periodic == 0 || final != 1 {
 		t.Errorf("%d periodic and %d final checkpoints, want >0 and 1", periodic, final)
 	}
-	v, err := Verify(out, start, stop)
+	v, err := Verify(out, start, stop, nil)
 	if err != nil || !v.OK() {
 		t.Errorf("verdict %+v, %v", v, err)
 	}
@@ -150,7 +150,7 @@ func TestRunReaderCoalescedProgress(t *testing.T) {
 	if done := evs[len(evs)-1]; rows != 3400 || done.Rec != 3400 {
 		t.Errorf("batch events cover %d rows, done says %d, want 3400", rows, done.Rec)
 	}
-	if v, err := Verify(out, start, stop); err != nil || !v.OK() {
+	if v, err := Verify(out, start, stop, nil); err != nil || !v.OK() {
 		t.Errorf("verdict %+v, %v", v, err)
 	}
 }
@@ -236,7 +236,7 @@ func TestRunReaderSnapshotIsAsync(t *testing.T) {
 	if periodic == 0 || overlapped != periodic {
 		t.Errorf("%d of %d periodic checkpoints had batches read during their snapshot", overlapped, periodic)
 	}
-	if v, err := Verify(out, start, stop); err != nil || !v.OK() {
+	if v, err := Verify(out, start, stop, nil); err != nil || !v.OK() {
 		t.Errorf("verdict %+v, %v", v, err)
 	}
 }
@@ -262,7 +262,7 @@ func TestRunReaderStoreUnderFile(t *testing.T) {
 	if count(evs, EvError) != 1 {
 		t.Error("no error event")
 	}
-	v, err := Verify(out, []int64{0}, []int64{0})
+	v, err := Verify(out, []int64{0}, []int64{0}, nil)
 	if err != nil || !v.OK() || v.Files != 0 {
 		t.Errorf("committed output %+v, %v; want nothing", v, err)
 	}
@@ -288,7 +288,7 @@ func TestRunReaderStoreFailsLater(t *testing.T) {
 	if split2 == nil || count(evs, EvCkpt) != 2 || count(evs, EvCkptFailed) == 0 {
 		t.Fatalf("want checkpoints 1 and 2 then failures; got %d ckpt, %d failed", count(evs, EvCkpt), count(evs, EvCkptFailed))
 	}
-	v, err := Verify(out, []int64{0, 0}, split2)
+	v, err := Verify(out, []int64{0, 0}, split2, nil)
 	if err != nil || !v.OK() || v.Files == 0 {
 		t.Errorf("committed output against checkpoint 2's split %v: %+v, %v", split2, v, err)
 	}

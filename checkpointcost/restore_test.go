@@ -40,7 +40,7 @@ func TestCrashBetweenCompleteAndCommit(t *testing.T) {
 	if err != nil || r.ID != 2 || r.Committed != len(s.Pending) {
 		t.Fatalf("Restore = %+v, %v; want checkpoint 2 committing %d transactions", r, err, len(s.Pending))
 	}
-	if v, err := Verify(cfg.Output, cfg.Start, s.Split); err != nil || !v.OK() {
+	if v, err := Verify(cfg.Output, cfg.Start, s.Split, nil); err != nil || !v.OK() {
 		t.Fatalf("after Restore, committed output vs checkpoint 2's split: %+v, %v", v, err)
 	}
 	if r2, err := Restore(cfg.Store, cfg.Output, cfg.Start); err != nil || r2.Committed != 0 || r2.ID != 2 {
@@ -51,7 +51,7 @@ func TestCrashBetweenCompleteAndCommit(t *testing.T) {
 	if err := runChild(t, cfg); err != nil {
 		t.Fatalf("second reader: %v", err)
 	}
-	v, err := Verify(cfg.Output, cfg.Start, cfg.Stop)
+	v, err := Verify(cfg.Output, cfg.Start, cfg.Stop, nil)
 	if err != nil || !v.OK() {
 		t.Errorf("final output %+v, %v", v, err)
 	}

@@ -21,6 +21,9 @@ type SuperviseOptions struct {
 	Store, Output string
 	// Start and Stop bound the range per partition: [Start[p], Stop[p]).
 	Start, Stop []int64
+	// Holes are the range's offsets without a deliverable record (nil:
+	// none); see Verify.
+	Holes Holes
 	// Failures is how many readers to kill with SIGKILL (0: none).
 	Failures int
 	// Seed chooses the kill positions.
@@ -107,7 +110,7 @@ func Supervise(ctx context.Context, opt SuperviseOptions) (Result, error) {
 		err = fmt.Errorf("checkpointcost: %d of %d failures injected (internal error: every planned failure halts its reader)", len(res.Failures), opt.Failures)
 	}
 	if err == nil {
-		res.Verdict, err = Verify(opt.Output, opt.Start, opt.Stop)
+		res.Verdict, err = Verify(opt.Output, opt.Start, opt.Stop, opt.Holes)
 		if err == nil && !res.Verdict.OK() {
 			v := res.Verdict
 			err = fmt.Errorf("checkpointcost: committed output has %d lost and %d duplicate records (%d outside the range)", v.Lost, v.Dup, v.Extra)

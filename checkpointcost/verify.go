@@ -26,11 +26,20 @@ type Verdict struct {
 // OK reports whether the output is exactly the range, once each.
 func (v Verdict) OK() bool { return v.Lost == 0 && v.Dup == 0 && v.Extra == 0 }
 
+// Holes counts the offsets in [lo, hi) of partition p that hold no record
+// a reader delivers (a transaction's control records, an aborted
+// transaction's records): the verifier never counts them as lost. Nil
+// means every offset holds one.
+type Holes func(p int, lo, hi int64) int64
+
 // Verify reads the committed output under output and checks that it holds
 // every record of the range [start[p], stop[p]) exactly once per partition
-// p, with no gap. Only an unreadable or malformed output is an error;
-// lost, duplicate and extra records are counted in the Verdict.
-func Verify(output string, start, stop []int64) (Verdict, error) {
+// p, with no gap but the holes. Only an unreadable or malformed output is
+// an error; lost, duplicate and extra records are counted in the Verdict.
+func Verify(output string, start, stop []int64, holes Holes) (Verdict, error) {
+	if holes == nil {
+		holes = func(int, int64, int64) int64 { return 0 }
+	}
 	if len(start) != len(stop) {
 		return Verdict{}, fmt.Errorf("checkpointcost: verify: %d start offsets for %d stop offsets", len(start), len(stop))
 	}
@@ -39,7 +48,7 @@ func Verify(output string, start, stop []int64) (Verdict, error) {
 		if stop[p] < start[p] {
 			return Verdict{}, fmt.Errorf("checkpointcost: verify: partition %d stops at %d before its start %d", p, stop[p], start[p])
 		}
-		v.Records += stop[p] - start[p]
+		v.Records += stop[p] - start[p] - holes(p, start[p], stop[p])
 	}
 	dir := filepath.Join(output, committedDir)
 	ents, err := os.ReadDir(dir)
@@ -69,7 +78,7 @@ func Verify(output string, start, stop []int64) (Verdict, error) {
 		}
 	}
 	for p, runs := range byPart {
-		lost, dup, extra := sweep(runs, start[p], stop[p])
+		lost, dup, extra := sweep(runs, start[p], stop[p], func(lo, hi int64) int64 { return holes(p, lo, hi) })
 		v.Lost += lost
 		v.Dup += dup
 		v.Extra += extra
@@ -77,9 +86,9 @@ func Verify(output string, start, stop []int64) (Verdict, error) {
 	return v, nil
 }
 
-// sweep counts, for one partition's runs, the range records never covered,
-// the extra coverings, and the records outside [lo, hi).
-func sweep(runs []run, lo, hi int64) (lost, dup, extra int64) {
+// sweep counts, for one partition's runs, the range records never covered
+// (holes aside), the extra coverings, and the records outside [lo, hi).
+func sweep(runs []run, lo, hi int64, holes func(lo, hi int64) int64) (lost, dup, extra int64) {
 	slices.SortFunc(runs, func(a, b run) int {
 		switch {
 		case a.First < b.First:
@@ -104,12 +113,12 @@ func sweep(runs []run, lo, hi int64) (lost, dup, extra int64) {
 			continue
 		}
 		if first > covered {
-			lost += first - covered
+			lost += first - covered - holes(covered, first)
 			covered = first
 		}
 		dup += min(end, covered) - first
 		covered = max(covered, end)
 	}
-	lost += hi - covered
+	lost += hi - covered - holes(covered, hi)
 	return lost, dup, extra
 }

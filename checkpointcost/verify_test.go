@@ -23,6 +23,45 @@ func writeCommitted(t *testing.T, output string, id int, runs ...run) {
 	}
 }
 
+// TestVerifyHoles: offsets without a deliverable record (control records,
+// aborted records) are neither lost nor part of the range's count, and a
+// gap beside a hole is still lost.
+func TestVerifyHoles(t *testing.T) {
+	// partition 0 holds records at 0..9 and 11..19; offset 10 and 20 are
+	// markers, 21..24 an aborted transaction, 25 its marker.
+	holes := func(p int, lo, hi int64) int64 {
+		var n int64
+		for off := lo; off < hi; off++ {
+			if off == 10 || off >= 20 {
+				n++
+			}
+		}
+		return n
+	}
+	start, stop := []int64{0}, []int64{26}
+	for _, c := range []struct {
+		name string
+		runs []run
+		want Verdict
+	}{
+		{"around the holes", []run{{0, 0, 10}, {0, 11, 9}}, Verdict{Records: 19, Files: 1}},
+		{"a record beside a hole lost", []run{{0, 0, 10}, {0, 12, 8}}, Verdict{Records: 19, Lost: 1, Files: 1}},
+	} {
+		out := t.TempDir()
+		writeCommitted(t, out, 1, c.runs...)
+		got, err := Verify(out, start, stop, holes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != c.want {
+			t.Errorf("%s: got %+v, want %+v", c.name, got, c.want)
+		}
+	}
+	if v, _ := Verify(t.TempDir(), start, stop, nil); v.Lost != 26 {
+		t.Errorf("without holes every offset counts: lost %d, want 26", v.Lost)
+	}
+}
+
 func TestVerify(t *testing.T) {
 	start, stop := []int64{0, 10}, []int64{100, 60}
 	whole := []run{{0, 0, 40}, {1, 10, 50}, {0, 40, 60}}
@@ -46,7 +85,7 @@ func TestVerify(t *testing.T) {
 			for i, f := range c.files {
 				writeCommitted(t, out, i+1, f...)
 			}
-			got, err := Verify(out, start, stop)
+			got, err := Verify(out, start, stop, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -68,13 +107,13 @@ func TestVerifyBadInput(t *testing.T) {
 	if err := os.WriteFile(name, data[:len(data)-3], 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Verify(out, []int64{0}, []int64{10}); err == nil || !strings.Contains(err.Error(), "whole number") {
+	if _, err := Verify(out, []int64{0}, []int64{10}, nil); err == nil || !strings.Contains(err.Error(), "whole number") {
 		t.Errorf("truncated file: err = %v", err)
 	}
-	if _, err := Verify(out, []int64{0}, []int64{10, 20}); err == nil {
+	if _, err := Verify(out, []int64{0}, []int64{10, 20}, nil); err == nil {
 		t.Error("mismatched start/stop accepted")
 	}
-	if _, err := Verify(t.TempDir(), []int64{5}, []int64{4}); err == nil {
+	if _, err := Verify(t.TempDir(), []int64{5}, []int64{4}, nil); err == nil {
 		t.Error("stop before start accepted")
 	}
 }
