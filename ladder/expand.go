@@ -2,6 +2,7 @@ package ladder
 
 import (
 	"errors"
+	"strings"
 	"time"
 
 	"github.com/fastpathlab/fplab/results/cell"
@@ -38,43 +39,53 @@ func product(s *Spec) []cell.Cell {
 	if len(profs) == 0 {
 		profs = []bool{false}
 	}
-	comps := s.Compression
-	if len(comps) == 0 {
-		comps = []string{cell.CompressionNone}
+	cells := []cell.Cell{{}}
+	for _, k := range cell.Axes() { // path outermost
+		var next []cell.Cell
+		for _, c := range cells {
+			for _, v := range s.Axis(k) {
+				if err := c.Set(k, v); err != nil {
+					panic("ladder: a checked spec holds " + err.Error()) // checkBounds let it through
+				}
+				next = append(next, c)
+			}
+		}
+		cells = next
 	}
 	var out []cell.Cell
-	for _, p := range s.Path {
-		for _, f := range s.Format {
-			for _, b := range s.Batch {
-				for _, br := range s.Brokers {
-					for _, a := range s.Alloc {
-						for _, crc := range s.CRC {
-							for _, cl := range s.Cluster {
-								for _, co := range comps {
-									for _, ck := range ckpts {
-										for _, pr := range profs {
-											out = append(out, cell.Cell{Path: p, Format: f, Batch: b, Brokers: br, Alloc: a, CRC: crc == cell.On,
-												Cluster: cl, Compression: co, Ckpt: ck, Prof: pr})
-										}
-									}
-								}
-							}
-						}
-					}
-				}
+	for _, c := range cells {
+		for _, ck := range ckpts {
+			for _, pr := range profs {
+				c.Ckpt, c.Prof = ck, pr
+				out = append(out, c)
 			}
 		}
 	}
 	return out
 }
 
+// excluded reports whether c matches every key of one exclusion, where a
+// value "!v" matches any value but v.
 func excluded(c cell.Cell, ex []map[string]string) bool {
 	for _, m := range ex {
-		if c.Matches(m) {
+		if matchesAll(c, m) {
 			return true
 		}
 	}
 	return false
+}
+
+func matchesAll(c cell.Cell, m map[string]string) bool {
+	for k, v := range m {
+		if not, ok := strings.CutPrefix(v, "!"); ok {
+			if c.Value(k) == not {
+				return false
+			}
+		} else if c.Value(k) != v {
+			return false
+		}
+	}
+	return true
 }
 
 // covering picks cells greedily: each step takes the candidate that covers

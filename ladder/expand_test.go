@@ -188,7 +188,7 @@ func TestCompressionIsAnAxis(t *testing.T) {
 	var names, topics []string
 	for _, c := range cells {
 		names = append(names, c.Name())
-		topics = append(topics, corpusTopic("bid-raw-s1-n1000", groupOf(c).compression))
+		topics = append(topics, corpusTopic("bid-raw-s1-n1000", groupOf(c).topic))
 	}
 	want := []string{
 		"path=fast/format=raw/batch=256/brokers=1/alloc=go/crc=off",

@@ -197,7 +197,7 @@ func (c *fakeCluster) Load(ctx context.Context, cs CorpusSpec) (string, error) {
 	if c.f.dead {
 		return "", fmt.Errorf("fake load: broker 127.0.0.1:1 is unreachable")
 	}
-	topic := corpusTopic(fmt.Sprintf("%s-%s-s%d-n%d", cs.Schema, cs.Format, cs.Seed, cs.Records), cs.Compression)
+	topic := corpusTopic(fmt.Sprintf("%s-%s-s%d-n%d", cs.Schema, cs.Format, cs.Seed, cs.Records), cs.Topic)
 	c.f.loads = append(c.f.loads, c.shape.String()+":"+topic)
 	return topic, nil
 }

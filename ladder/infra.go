@@ -48,27 +48,66 @@ type ClusterSpec struct {
 	Bootstrap  []string          // external clusters
 	Props      map[string]string // external clusters: client properties
 	Dir        string            // run directory (cluster=kafka keeps broker logs under it)
+	// Auth starts a cluster=kafka shape with SASL/PLAIN and an ACL
+	// authorizer: a cell of the shape is case=denied. Its cells then read
+	// as a user allowed to read every corpus topic, the denied cells as one
+	// with no ACL (CellProps).
+	Auth bool
 }
 
-// CorpusSpec names one corpus: the records every cell of a (format, shape)
-// group consumes.
+// cellProper is a Cluster whose cells need client properties of their own
+// (a cluster with users and ACLs).
+type cellProper interface {
+	CellProps(c cell.Cell) map[string]string
+}
+
+// CorpusSpec names one corpus: the records every cell of a (format,
+// topic shape, cluster shape) group consumes.
 type CorpusSpec struct {
 	Format string
-	// Compression is the codec the producer compresses batches with
-	// (cell.Compressions); the topic name carries it unless it is none.
-	Compression string
-	Schema      string
-	Seed        uint64
-	Records     int
-	Partitions  int
+	// Topic holds the parts of the cells' names that shape their topic:
+	// compression, size, nulls, txn, and a case that shapes or changes the
+	// topic (topicCase); every other field of it is unset.
+	Topic      cell.Cell
+	Schema     string
+	Seed       uint64
+	Records    int
+	Partitions int
 }
 
-// corpusTopic names the topic of a corpus produced with compression: the
-// corpus ID, plus the codec unless it is none (so a compressed corpus never
-// reuses a plain one's topic, and names of plain runs stay as they were).
-func corpusTopic(corpusID, compression string) string {
-	if compression == "" || compression == cell.CompressionNone {
-		return corpusID
+// topicParts are the cell parts that make a topic of its own.
+func topicParts(c cell.Cell) cell.Cell {
+	return cell.Cell{Compression: c.Value(cell.Compression), Size: c.Size, Nulls: c.Nulls, Txn: c.Txn, Case: topicCase(c.Value(cell.Case))}
+}
+
+// topicCase is a parity case that needs a topic of its own: one that shapes
+// the topic (empty-partition, uneven) or changes it while cells read
+// (deleted, appended); none for the others, which read the shared topic.
+func topicCase(c string) string {
+	switch c {
+	case cell.CaseEmptyPartition, cell.CaseUneven, cell.CaseDeleted, cell.CaseAppended:
+		return c
 	}
-	return corpusID + "-" + compression
+	return cell.CaseNone
+}
+
+// corpusTopic names the topic of a corpus: its ID (which carries the record
+// size), plus every topic part not at its default — codec, tombstone share,
+// transactions, case — so no shape ever reuses another's topic, and plain
+// runs' topics stay as they were.
+func corpusTopic(corpusID string, t cell.Cell) string {
+	name := corpusID
+	for _, k := range []string{cell.Compression, cell.Nulls, cell.Txn, cell.Case} {
+		v := t.Value(k)
+		switch {
+		case v == cell.Default(k):
+		case k == cell.Compression || k == cell.Case:
+			name += "-" + v
+		case k == cell.Nulls:
+			name += "-nulls" + v
+		case k == cell.Txn:
+			name += "-txn"
+		}
+	}
+	return name
 }

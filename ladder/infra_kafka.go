@@ -103,17 +103,31 @@ func (k *kafkaCluster) Load(ctx context.Context, c CorpusSpec) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	corpus := workloads.NewCorpus(schema, codec, c.Seed, c.Records)
-	topic := corpusTopic(corpus.ID(), c.Compression)
-	ready, err := clusters.TopicReady(ctx, k.c, topic, c.Partitions, c.Records)
+	corpus := workloads.NewCorpus(schema, codec, c.Seed, c.Records, workloads.CorpusOptsOf(c.Topic)...)
+	layout, err := workloads.NewLayout(c.Seed, c.Records, c.Partitions, workloads.ShapeOf(c.Topic))
+	if err != nil {
+		return "", err
+	}
+	topic := corpusTopic(corpus.ID(), c.Topic)
+	var from []int64 // where the topic's log starts once ready
+	if c.Topic.Case == cell.CaseDeleted {
+		from = rungargs.DeletedBelow(layout)
+	}
+	ready, err := clusters.TopicHoldsFrom(ctx, k.c, topic, layout, from)
 	if err != nil {
 		return "", fmt.Errorf("corpus %s: %w", topic, err)
 	}
 	if ready {
 		return topic, nil
 	}
-	if _, err := clusters.Load(ctx, k.c, topic, c.Partitions, c.Records, corpus.Message, clusters.WithCompression(c.Compression)); err != nil {
+	if _, err := clusters.Load(ctx, k.c, topic, c.Partitions, c.Records, corpus.Message,
+		clusters.WithCompression(c.Topic.Value(cell.Compression)), clusters.WithLayout(layout)); err != nil {
 		return "", fmt.Errorf("load corpus %s: %w", topic, err)
+	}
+	if from != nil {
+		if err := clusters.DeleteRecords(ctx, k.c, topic, from); err != nil {
+			return "", fmt.Errorf("corpus %s: %w", topic, err)
+		}
 	}
 	return topic, nil
 }

@@ -2,6 +2,8 @@ package ladder
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -27,7 +29,15 @@ func startRealKafka(ctx context.Context, c ClusterSpec) (Cluster, error) {
 		}
 	}
 	dir := filepath.Join(base, "kafka", "brokers="+strconv.Itoa(c.Shape.Brokers))
-	kc, err := kafka.Start(ctx, kafka.Options{Brokers: c.Shape.Brokers, Dir: dir, Partitions: c.Partitions})
+	opt := kafka.Options{Brokers: c.Shape.Brokers, Dir: dir, Partitions: c.Partitions}
+	if c.Auth {
+		users, err := newUsers()
+		if err != nil {
+			return nil, fmt.Errorf("start %s: %w", c.Shape, err)
+		}
+		opt.Auth = &kafka.Auth{Users: users, SuperUser: userAdmin}
+	}
+	kc, err := kafka.Start(ctx, opt)
 	if err != nil {
 		return nil, fmt.Errorf("start %s: %w", c.Shape, err)
 	}
@@ -42,13 +52,61 @@ func startRealKafka(ctx context.Context, c ClusterSpec) (Cluster, error) {
 		stopFaults()
 		return kc.Stop()
 	}
-	return &realKafka{kafkaCluster: kafkaCluster{c: clusters.Cluster{Bootstrap: kc.Bootstrap()}, shape: c.Shape, stop: stop}, sock: sock}, nil
+	r := &realKafka{kafkaCluster: kafkaCluster{c: clusters.Cluster{Bootstrap: kc.Bootstrap()}, shape: c.Shape, stop: stop}, sock: sock}
+	if c.Auth {
+		r.kc = kc
+		r.c.Props = kc.ClientProps(userAdmin) // loads, probes and read-backs
+	}
+	return r, nil
 }
 
-// realKafka is a cluster=kafka shape: a kafkaCluster plus its fault socket.
+// The users of a cluster=kafka shape started with ClusterSpec.Auth.
+const (
+	userAdmin  = "admin"  // super user: loads the corpora
+	userReader = "reader" // may read every corpus topic: the cells
+	userDenied = "denied" // no ACL: the case=denied cells
+)
+
+// newUsers gives each user a random password for this run.
+func newUsers() (map[string]string, error) {
+	users := map[string]string{}
+	for _, u := range []string{userAdmin, userReader, userDenied} {
+		b := make([]byte, 16)
+		if _, err := rand.Read(b); err != nil {
+			return nil, err
+		}
+		users[u] = hex.EncodeToString(b)
+	}
+	return users, nil
+}
+
+// realKafka is a cluster=kafka shape: a kafkaCluster plus its fault socket
+// and, with Auth, its users.
 type realKafka struct {
 	kafkaCluster
 	sock string
+	kc   *kafka.Cluster // set with Auth
+}
+
+// Load implements Cluster; with Auth the reader user may then read it.
+func (r *realKafka) Load(ctx context.Context, c CorpusSpec) (string, error) {
+	topic, err := r.kafkaCluster.Load(ctx, c)
+	if err != nil || r.kc == nil {
+		return topic, err
+	}
+	return topic, r.kc.AllowRead(ctx, userReader, topic)
+}
+
+// CellProps implements cellProper: with Auth, a case=denied cell reads as
+// the user without ACLs, every other cell as the reader; without, nothing.
+func (r *realKafka) CellProps(c cell.Cell) map[string]string {
+	switch {
+	case r.kc == nil:
+		return nil
+	case c.Case == cell.CaseDenied:
+		return r.kc.ClientProps(userDenied)
+	}
+	return r.kc.ClientProps(userReader)
 }
 
 // FaultSocket is the unix socket of the cluster's fault server.

@@ -2,6 +2,7 @@ package ladder
 
 import (
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/fastpathlab/fplab/results/cell"
@@ -35,6 +36,10 @@ const (
 	// GiB of the lab VM. Each child also holds 8 bytes of expected hash per
 	// record (workloads.Hashes). The largest shipped spec uses 16M.
 	maxRecords = 50_000_000
+	// maxSizedBytes bounds records x size for scaled records (size above
+	// 100): an embedded broker holds the corpus in memory, and 16 KiB
+	// records at the default record counts would be tens of GB.
+	maxSizedBytes = 2 << 30
 	// maxRounds bounds repetitions and warm-up rounds. The schedule is laid
 	// out in memory before the first child starts, so 10^9 rounds died with
 	// an out-of-memory trace; and past a few dozen rounds a figure's
@@ -92,13 +97,17 @@ func checkSpec(s *Spec) error {
 // checkBounds holds a spec that did not come through the parser (built in
 // code, or stored in a manifest) to the parser's value bounds.
 func checkBounds(s *Spec) error {
-	for _, a := range [][]string{s.Path, s.Format, s.Alloc, s.CRC, s.Cluster} { // compression may be absent: [none]
-		if len(a) == 0 {
-			return fieldErrorf("spec", "an axis is empty")
+	for _, k := range cell.Axes() { // the optional axes may be absent: [their default]
+		vs := s.Axis(k)
+		if len(vs) == 0 {
+			return fieldErrorf(k, "the axis is empty")
 		}
-	}
-	if len(s.Batch) == 0 || len(s.Brokers) == 0 {
-		return fieldErrorf("spec", "an axis is empty")
+		for _, v := range vs {
+			var c cell.Cell
+			if err := c.Set(k, v); err != nil {
+				return fieldErrorf(k, "%v", err)
+			}
+		}
 	}
 	for _, b := range s.Batch {
 		if b < 1 || b > maxBatch {
@@ -127,6 +136,11 @@ func checkBounds(s *Spec) error {
 	if s.Timeout <= 0 {
 		return fieldErrorf("timeout", "%v is not positive", s.Timeout)
 	}
+	for _, v := range s.Size {
+		if n, _ := strconv.Atoi(v); v != cell.SizeNatural && int64(n)*int64(s.Records) > maxSizedBytes {
+			return fieldErrorf(cell.Size, "%s-byte records x %d records is over the lab's %d GiB bound on a scaled corpus (use fewer records)", v, s.Records, maxSizedBytes>>30)
+		}
+	}
 	return nil
 }
 
@@ -134,7 +148,11 @@ func checkBounds(s *Spec) error {
 // out, before either is built.
 func checkSizes(s *Spec) error {
 	n := 1
-	for _, k := range []int{len(s.Path), len(s.Format), len(s.Batch), len(s.Brokers), len(s.Alloc), len(s.CRC), len(s.Cluster), max(1, len(s.Compression)), max(1, len(s.Checkpoint)), max(1, len(s.Profile))} {
+	lens := []int{max(1, len(s.Checkpoint)), max(1, len(s.Profile))}
+	for _, k := range cell.Axes() {
+		lens = append(lens, len(s.Axis(k)))
+	}
+	for _, k := range lens {
 		if n *= k; n > maxCells {
 			return fieldErrorf("spec", "the axes multiply to more than %d cells (the lab's bound on one spec)", maxCells)
 		}
@@ -165,7 +183,13 @@ func checkFailures(s *Spec) error {
 //   - path java on a cluster other than kafka: ConsumerPerformance needs a
 //     real Kafka distribution next to real brokers (docs/kafka.md);
 //   - path java with checkpoints: it only counts records (rung refuses it);
-//   - brokers over the embedded and kafka clusters' bound.
+//   - brokers over the embedded and kafka clusters' bound;
+//   - path java with transactions or a parity case: it counts records and
+//     cannot tell committed from aborted ones, nor fail on purpose;
+//   - checkpoints in a parity case that is a special read (start-is-stop,
+//     appended, the failures): those cells read once;
+//   - case denied off cluster kafka: only real Kafka runs the ACL
+//     authorizer the case needs.
 //
 // Exclusions are applied first, so `exclude: [{path: java, cluster:
 // embedded}]` is how a spec runs java next to embedded cells.
@@ -176,6 +200,12 @@ func checkCombinations(s *Spec, cells []cell.Cell) error {
 			return fieldErrorf(cell.Path, "java runs on cluster kafka only, but cell %s is on %s (exclude it: - {path: java, cluster: %s})", c.Name(), c.Cluster, c.Cluster)
 		case c.Path == cell.PathJava && c.Ckpt > 0:
 			return fieldErrorf("checkpoint", "path java cannot checkpoint (it only counts records), but cell %s does", c.Name())
+		case c.Path == cell.PathJava && (c.Txn || c.Value(cell.Case) != cell.CaseNone):
+			return fieldErrorf(cell.Path, "java only counts records, so it cannot verify cell %s (transactions or a parity case); exclude it", c.Name())
+		case c.Ckpt > 0 && cell.SpecialRead(c.Case):
+			return fieldErrorf("checkpoint", "case %s is read once, not checkpointed, but cell %s checkpoints", c.Case, c.Name())
+		case c.Case == cell.CaseDenied && c.Cluster != cell.ClusterKafka:
+			return fieldErrorf(cell.Case, "case denied needs cluster kafka (an ACL authorizer), but cell %s is on %s", c.Name(), c.Value(cell.Cluster))
 		case c.Cluster != cell.ClusterExternal && c.Brokers > maxBrokers:
 			return fieldErrorf(cell.Brokers, "%d brokers is over the %s cluster's bound of %d (cell %s)", c.Brokers, c.Cluster, maxBrokers, c.Name())
 		}

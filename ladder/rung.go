@@ -26,7 +26,7 @@ func rungCell(s *Spec, e Entry, cl Cluster, topic, hashDir string) rungargs.Cell
 	rc := rungargs.Cell{
 		Cell: c, Bootstrap: cl.Bootstrap(), Topic: topic, Partitions: s.Partitions, Records: s.Records,
 		Seed: s.Seed, Schema: s.Schema, Timeout: childTimeout(s.Timeout), HashCache: hashDir,
-		Props: cellProps(s, c),
+		Props: cellProps(s, c, cl),
 	}
 	if c.Ckpt > 0 && s.Failures > 0 {
 		rc.Failures = s.Failures
@@ -43,16 +43,19 @@ func rungCell(s *Spec, e Entry, cl Cluster, topic, hashDir string) rungargs.Cell
 // rungSecrets are the secret cluster props of entry e's child, which
 // rungArgs leaves out of argv (announcing --secrets-fd instead): pass them
 // as childCmd.Secrets.
-func rungSecrets(s *Spec, e Entry) map[string]string {
-	_, secrets := clusters.SplitSecrets(cellProps(s, e.Cell))
+func rungSecrets(s *Spec, e Entry, cl Cluster) map[string]string {
+	_, secrets := clusters.SplitSecrets(cellProps(s, e.Cell, cl))
 	return secrets
 }
 
 // cellProps are the client properties a cell's child uses: the spec's, for
-// an external cluster only.
-func cellProps(s *Spec, c cell.Cell) map[string]string {
+// an external cluster; the cell's user's, for a cluster with users.
+func cellProps(s *Spec, c cell.Cell, cl Cluster) map[string]string {
 	if c.Cluster == cell.ClusterExternal {
 		return s.ClusterProps
+	}
+	if p, ok := cl.(cellProper); ok {
+		return p.CellProps(c)
 	}
 	return nil
 }

@@ -26,15 +26,16 @@ type runner struct {
 }
 
 type group struct {
-	format      string
-	compression string
-	shape       Shape
+	format string
+	topic  cell.Cell // topicParts
+	shape  Shape
 }
 
-// groupOf is the corpus group of a cell: one topic per format,
-// compression codec and cluster shape.
+// groupOf is the corpus group of a cell: one topic per format, topic
+// shape (codec, record size, tombstones, transactions, topic-changing
+// parity case) and cluster shape.
 func groupOf(c cell.Cell) group {
-	return group{format: c.Format, compression: c.Value(cell.Compression), shape: shapeOf(c)}
+	return group{format: c.Format, topic: topicParts(c), shape: shapeOf(c)}
 }
 
 // todo lists the entries this session runs: every measured entry not in
@@ -101,7 +102,7 @@ func (r *runner) execute(ctx context.Context, done map[results.CellRep]bool) (er
 		res := runChild(ctx, childCmd{
 			Bin:     r.bins[e.Cell.Alloc],
 			Args:    append([]string{"rung"}, rc.Args()...),
-			Secrets: rungSecrets(r.spec, e),
+			Secrets: rungSecrets(r.spec, e, cl),
 			Env:     r.opt.ChildEnv,
 			Timeout: r.spec.Timeout,
 			Grace:   r.opt.Grace,
@@ -157,6 +158,16 @@ func (r *runner) journalError(err error) error {
 	return fmt.Errorf("ladder: %w: %s: %w; resume with the run directory %s once fixed", ErrInfra, cause, err, r.dir)
 }
 
+// needsAuth reports whether a cell of shape sh is case=denied.
+func needsAuth(todo []Entry, sh Shape) bool {
+	for _, e := range todo {
+		if shapeOf(e.Cell) == sh && e.Cell.Case == cell.CaseDenied {
+			return true
+		}
+	}
+	return false
+}
+
 // setUp starts one cluster per shape and loads one corpus per (format,
 // shape) group that the entries need. stop stops every started cluster and
 // is safe to call whatever happened.
@@ -175,7 +186,8 @@ func (r *runner) setUp(ctx context.Context, todo []Entry, prog *progress) (map[S
 		sh := shapeOf(e.Cell)
 		if _, ok := clusters[sh]; !ok {
 			prog.note("starting cluster %s", sh)
-			c, err := r.infra.Start(ctx, ClusterSpec{Shape: sh, Partitions: r.spec.Partitions, Bootstrap: r.spec.Bootstrap, Props: r.spec.ClusterProps, Dir: r.dir})
+			c, err := r.infra.Start(ctx, ClusterSpec{Shape: sh, Partitions: r.spec.Partitions, Bootstrap: r.spec.Bootstrap, Props: r.spec.ClusterProps, Dir: r.dir,
+				Auth: needsAuth(todo, sh)})
 			if err != nil {
 				if ctx.Err() != nil {
 					return clusters, topics, stop, fmt.Errorf("ladder: interrupted while starting cluster %s; resume with the run directory %s", sh, r.dir)
@@ -207,7 +219,7 @@ func (r *runner) load(ctx context.Context, cl Cluster, g group) (string, error) 
 	lctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	topic, err := cl.Load(lctx, CorpusSpec{
-		Format: g.format, Compression: g.compression, Schema: r.spec.Schema, Seed: r.spec.Seed,
+		Format: g.format, Topic: g.topic, Schema: r.spec.Schema, Seed: r.spec.Seed,
 		Records: r.spec.Records, Partitions: r.spec.Partitions,
 	})
 	if err == nil {

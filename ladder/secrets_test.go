@@ -20,11 +20,11 @@ func TestRungArgsHoldNoSecret(t *testing.T) {
 		t.Errorf("argv %s: want public props, --secrets-fd 3 and no secret", args)
 	}
 	want := map[string]string{"sasl.password": "pw-Alpha", "ssl.key.password": "pw-Bravo"}
-	if got := rungSecrets(s, e); !reflect.DeepEqual(got, want) {
+	if got := rungSecrets(s, e, nil); !reflect.DeepEqual(got, want) {
 		t.Errorf("rungSecrets = %v, want %v", got, want)
 	}
 	e.Cell.Cluster = "embedded"
-	if got := rungSecrets(s, e); got != nil {
+	if got := rungSecrets(s, e, nil); got != nil {
 		t.Errorf("an embedded cell gets secrets %v", got)
 	}
 }

@@ -1,6 +1,11 @@
 package ladder
 
-import "time"
+import (
+	"strconv"
+	"time"
+
+	"github.com/fastpathlab/fplab/results/cell"
+)
 
 // Spec is one parsed ladder spec: the axes to sweep and the settings shared
 // by every cell. LoadSpec builds it from YAML; docs/spec.md documents each field.
@@ -21,6 +26,13 @@ type Spec struct {
 	// Compression lists the codecs the corpus is produced with; absent
 	// means [none] (specs and stored manifests from before the axis).
 	Compression []string `json:"compression,omitempty"`
+	// Size, Nulls, Txn and Case shape the corpus's topic (cell.Sizes,
+	// cell.NullShares, cell.Txns, cell.Cases); absent means the axis's
+	// cell.Default (the clean ~100 B topic, read plainly).
+	Size  []string `json:"size,omitempty"`
+	Nulls []string `json:"nulls,omitempty"`
+	Txn   []string `json:"txn,omitempty"`
+	Case  []string `json:"case,omitempty"`
 
 	// Covering selects a small set of cells in which every value of every
 	// axis appears at least once instead of the full product.
@@ -62,6 +74,50 @@ type Spec struct {
 	// Bootstrap and ClusterProps describe the cluster=external cluster.
 	Bootstrap    []string          `json:"bootstrap,omitempty"`
 	ClusterProps map[string]string `json:"cluster_props,omitempty"`
+}
+
+// Axis is the values of one axis in spec order, as a cell name writes them;
+// an optional axis the spec leaves out is its one cell.Default.
+func (s *Spec) Axis(key string) []string {
+	var vs []string
+	switch key {
+	case cell.Path:
+		vs = s.Path
+	case cell.Format:
+		vs = s.Format
+	case cell.Batch:
+		vs = itoas(s.Batch)
+	case cell.Brokers:
+		vs = itoas(s.Brokers)
+	case cell.Alloc:
+		vs = s.Alloc
+	case cell.CRC:
+		vs = s.CRC
+	case cell.Cluster:
+		vs = s.Cluster
+	case cell.Compression:
+		vs = s.Compression
+	case cell.Size:
+		vs = s.Size
+	case cell.Nulls:
+		vs = s.Nulls
+	case cell.Txn:
+		vs = s.Txn
+	case cell.Case:
+		vs = s.Case
+	}
+	if len(vs) == 0 && cell.Default(key) != "" {
+		return []string{cell.Default(key)}
+	}
+	return vs
+}
+
+func itoas(ns []int) []string {
+	out := make([]string, len(ns))
+	for i, n := range ns {
+		out[i] = strconv.Itoa(n)
+	}
+	return out
 }
 
 // Defaults applied when a field is absent.

@@ -155,6 +155,14 @@ func (p *specParser) field(s *Spec, k, v *yaml.Node) error {
 		s.Cluster, err = p.enumList(f, v, cell.Clusters())
 	case cell.Compression:
 		s.Compression, err = p.enumList(f, v, cell.Compressions())
+	case cell.Size:
+		s.Size, err = p.enumList(f, v, cell.Sizes())
+	case cell.Nulls:
+		s.Nulls, err = p.enumList(f, v, cell.NullShares())
+	case cell.Txn:
+		s.Txn, err = p.enumList(f, v, cell.Txns())
+	case cell.Case:
+		s.Case, err = p.enumList(f, v, cell.Cases())
 	case "covering":
 		s.Covering, err = p.boolean(f, v)
 	case "exclude":
@@ -423,6 +431,12 @@ func (p *specParser) strMap(f string, v *yaml.Node) (map[string]string, error) {
 // axisMap parses a partial axis map such as {path: fast, batch: 8192}: keys
 // must be axis names, values known values of that axis.
 func (p *specParser) axisMap(f string, v *yaml.Node) (map[string]string, error) {
+	return p.axisMapOf(f, v, false)
+}
+
+// axisMapOf is axisMap; with negation a value may be written "!v" (any
+// value but v), which exclusions allow.
+func (p *specParser) axisMapOf(f string, v *yaml.Node, negation bool) (map[string]string, error) {
 	if v.Kind != yaml.MappingNode || len(v.Content) == 0 {
 		return nil, p.errAt(v, f, "want a mapping of axis: value, got %s", got(v))
 	}
@@ -435,11 +449,18 @@ func (p *specParser) axisMap(f string, v *yaml.Node) (map[string]string, error) 
 		if _, dup := out[k.Value]; dup {
 			return nil, p.errAt(k, f, "axis %q given twice", k.Value)
 		}
+		not := ""
+		if negation && val.Kind == yaml.ScalarNode && strings.HasPrefix(val.Value, "!") {
+			not = "!"
+			cp := *val
+			cp.Value = strings.TrimPrefix(val.Value, "!")
+			val = &cp
+		}
 		s, err := p.axisValue(f+"."+k.Value, k.Value, val)
 		if err != nil {
 			return nil, err
 		}
-		out[k.Value] = s
+		out[k.Value] = not + s
 	}
 	return out, nil
 }
@@ -458,7 +479,7 @@ func (p *specParser) exclusions(f string, v *yaml.Node) ([]map[string]string, er
 	}
 	var out []map[string]string
 	for _, it := range v.Content {
-		m, err := p.axisMap(f, it)
+		m, err := p.axisMapOf(f, it, true)
 		if err != nil {
 			return nil, err
 		}

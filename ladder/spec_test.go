@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -140,7 +141,7 @@ func TestSpecErrors(t *testing.T) {
 		{"list for scalar", with("records", "records: [1]"),
 			`x.yaml:8: records: want a positive integer, got a list`},
 		{"exclusion unknown axis", with("seed", "seed: 7\nexclude:\n  - {colour: red}"),
-			`x.yaml:13: exclude: unknown axis "colour" (want path, format, batch, brokers, alloc, crc, cluster, compression)`},
+			`x.yaml:13: exclude: unknown axis "colour" (want path, format, batch, brokers, alloc, crc, cluster, compression, size, nulls, txn, case)`},
 		{"exclusion unknown value", with("seed", "seed: 7\nexclude:\n  - {path: flink}"),
 			`x.yaml:13: exclude.path: unknown value "flink" (want rowwise, shallow, fast, franz, java)`},
 		{"empty matrix", with("seed", "seed: 7\nexclude:\n  - {path: fast}"),
@@ -278,12 +279,42 @@ func TestShippedSpecs(t *testing.T) {
 			t.Errorf("missing %s", n)
 		}
 	}
+	par := specs["parity.yaml"]
+	if par == nil {
+		t.Fatal("no parity.yaml")
+	}
+	pcells, _ := Expand(par)
+	for _, c := range cell.Cases() {
+		if c == cell.CaseDenied {
+			continue // real Kafka only: parity-kafka.yaml
+		}
+		for _, p := range goPaths() {
+			if !slices.ContainsFunc(pcells, func(x cell.Cell) bool { return x.Path == p && x.Value(cell.Case) == c }) {
+				t.Errorf("parity.yaml: no cell path=%s case=%s", p, c)
+			}
+		}
+	}
+	for _, k := range []string{cell.Nulls, cell.Txn, cell.Compression} {
+		vs := cell.Values(k)
+		if k == cell.Nulls {
+			vs = []string{cell.NullsNone, cell.NullsOne}
+		}
+		for _, v := range vs {
+			if !slices.ContainsFunc(pcells, func(x cell.Cell) bool { return x.Value(k) == v }) {
+				t.Errorf("parity.yaml: no cell %s=%s", k, v)
+			}
+		}
+	}
 }
 
 func knownAxisValues() map[string][]string {
 	return map[string][]string{
 		cell.Path: goPaths(), cell.Format: cell.Formats(), cell.Alloc: cell.Allocs(),
 		cell.CRC: cell.CRCs(), cell.Cluster: {"embedded"}, cell.Compression: cell.Compressions(),
+		// 16 KiB records would make the smoke corpus 1.6 GB
+		cell.Size: {cell.SizeNatural, cell.Size1KiB}, cell.Nulls: cell.NullShares(), cell.Txn: cell.Txns(),
+		// the cases are parity.yaml's (case denied: parity-kafka.yaml)
+		cell.Case: {cell.CaseNone},
 	}
 }
 

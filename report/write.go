@@ -53,6 +53,7 @@ func Render(run results.Run, opt Options) (string, error) {
 	if src, err := results.ReadSources(run.Dir); err != nil || len(src) > 0 {
 		order = writeSources(&b, &n, src, err, order)
 	}
+	writeParity(&b, main)
 	writeNoise(&b, &n, aa)
 	writeKnee(&b, &n, main, opt.BudgetMs)
 	writeToggles(&b, &n, main, opt.CostBudget)

@@ -15,22 +15,7 @@ import (
 	"github.com/fastpathlab/fplab/results"
 	"github.com/fastpathlab/fplab/source"
 	"github.com/fastpathlab/fplab/source/consume"
-	"github.com/fastpathlab/fplab/workloads"
 )
-
-// corpusRange is the bounded range of a loaded corpus: the loader puts
-// record i at partition i%P, so partition p ends at ceil((n-p)/P).
-func corpusRange(records, partitions int) (start, stop []int64) {
-	start = make([]int64, partitions)
-	stop = make([]int64, partitions)
-	for p := range stop {
-		stop[p] = int64(records / partitions)
-		if p < records%partitions {
-			stop[p]++
-		}
-	}
-	return start, stop
-}
 
 // ckptDirs returns the store and output directories of a checkpointing
 // cell.
@@ -45,12 +30,12 @@ const progressEvery = 100 * time.Millisecond
 // runReader is one checkpointing reader process: take the failure plan the
 // supervisor wrote on standard input, restore, open the source at the
 // restored split state, and run the checkpointed read loop, events on w.
-func runReader(ctx context.Context, c *rungargs.Cell, mem *countingAllocator, codec workloads.Codec, expected []uint64, w io.Writer) error {
+func runReader(ctx context.Context, c *rungargs.Cell, mem *countingAllocator, t *target, w io.Writer) error {
 	plan, err := checkpointcost.ReadPlan(os.Stdin)
 	if err != nil {
 		return err
 	}
-	start, stop := corpusRange(c.Records, c.Partitions)
+	start, stop := t.layout.Bounds()
 	store, output := ckptDirs(c.CkptDir)
 	restored, err := checkpointcost.Restore(store, output, start)
 	if err != nil {
@@ -59,7 +44,7 @@ func runReader(ctx context.Context, c *rungargs.Cell, mem *countingAllocator, co
 	r, err := source.Open(ctx, source.Config{
 		Path: consume.Path(c.Path), Bootstrap: c.Bootstrap, Props: c.Props, Topic: c.Topic,
 		Partitions: c.Partitions, Start: restored.Start, Stop: stop, Batch: c.Batch, CRC: c.CRC,
-		Codec: codec, Mem: mem, Timeout: stallTimeout(c.Timeout),
+		Codec: t.codec, Mem: mem, Timeout: stallTimeout(c.Timeout),
 	})
 	if err != nil {
 		return err
@@ -72,7 +57,7 @@ func runReader(ctx context.Context, c *rungargs.Cell, mem *countingAllocator, co
 	if as.CheckCRCs != c.CRC {
 		return fmt.Errorf("rung: cell claims check.crcs=%v but the client runs with %v (%s)", c.CRC, as.CheckCRCs, as.CheckCRCsSource)
 	}
-	vr := &verifyingReader{Reader: r, v: &verifier{batch: c.Batch, partitions: c.Partitions, expected: expected}}
+	vr := &verifyingReader{Reader: r, v: t.verifier(c.Batch)}
 	opt := checkpointcost.ReaderOptions{
 		Store: store, Output: output, Interval: c.Ckpt, Restored: restored, Plan: plan,
 	}
@@ -93,7 +78,7 @@ func runReader(ctx context.Context, c *rungargs.Cell, mem *countingAllocator, co
 
 // runSupervised measures a checkpointing cell: reader processes under a
 // supervisor that kills Failures of them, then the exactly-once verdict.
-func runSupervised(ctx context.Context, c *rungargs.Cell, b Build, cl clusters.Cluster, w io.Writer) error {
+func runSupervised(ctx context.Context, c *rungargs.Cell, b Build, cl clusters.Cluster, t *target, w io.Writer) error {
 	ready, err := clusters.TopicReady(ctx, cl, c.Topic, c.Partitions, c.Records)
 	if err != nil {
 		return err
@@ -113,12 +98,12 @@ func runSupervised(ctx context.Context, c *rungargs.Cell, b Build, cl clusters.C
 		return fmt.Errorf("rung: %v", err)
 	}
 	store, output := ckptDirs(dir)
-	start, stop := corpusRange(c.Records, c.Partitions)
+	start, stop := t.layout.Bounds()
 	reader := *c
 	reader.Role, reader.CkptDir = rungargs.RoleReader, dir
 	argv := rungargs.WrapArgv(append([]string{exe, "rung"}, reader.Args()...))
 	res, err := checkpointcost.Supervise(ctx, checkpointcost.SuperviseOptions{
-		Store: store, Output: output, Start: start, Stop: stop,
+		Store: store, Output: output, Start: start, Stop: stop, Holes: t.layout.Holes,
 		Failures: c.Failures, Seed: killSeed(c),
 		ReaderArgv:   func(int) []string { return argv },
 		ReaderFiles:  func(int) ([]*os.File, error) { return reader.SecretFiles() },

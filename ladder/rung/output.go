@@ -64,8 +64,9 @@ type metric struct {
 	unit string
 }
 
-// writeResult prints the cell's file-config lines and its one result line.
-func writeResult(w io.Writer, c *rungargs.Cell, b Build, client string, iters int64, ms []metric) error {
+// writeResult prints the cell's file-config lines (extra ones last) and its
+// one result line.
+func writeResult(w io.Writer, c *rungargs.Cell, b Build, client string, iters int64, ms []metric, extra ...[2]string) error {
 	flags, _, _ := buildFlags()
 	commit := b.Commit
 	if commit == "" {
@@ -87,6 +88,7 @@ func writeResult(w io.Writer, c *rungargs.Cell, b Build, client string, iters in
 		{"schema", c.Schema},
 		{"partitions", fmt.Sprint(c.Partitions)},
 	}
+	cfg = append(cfg, extra...)
 	var sb strings.Builder
 	for _, kv := range cfg {
 		fmt.Fprintf(&sb, "%s: %s\n", kv[0], oneLine(kv[1]))

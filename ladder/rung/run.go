@@ -49,11 +49,16 @@ func Run(ctx context.Context, c rungargs.Cell, b Build, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	corpus := workloads.NewCorpus(schema, codec, c.Seed, c.Records)
+	corpus := workloads.NewCorpus(schema, codec, c.Seed, c.Records, workloads.CorpusOptsOf(c.Cell)...)
+	layout, err := workloads.NewLayout(c.Seed, c.Records, c.Partitions, workloads.ShapeOf(c.Cell))
+	if err != nil {
+		return fmt.Errorf("rung: %w", err)
+	}
 	expected, err := expectedHashes(corpus, c.HashCache)
 	if err != nil {
 		return err
 	}
+	t := &target{corpus: corpus, codec: codec, expected: expected, layout: layout}
 
 	cl := clusters.Cluster{Bootstrap: c.Bootstrap, Props: c.Props}
 	brokers, err := clusters.BrokerCount(ctx, cl)
@@ -63,7 +68,9 @@ func Run(ctx context.Context, c rungargs.Cell, b Build, w io.Writer) error {
 	if brokers != c.Brokers {
 		return fmt.Errorf("rung: cell claims brokers=%d but cluster metadata lists %d", c.Brokers, brokers)
 	}
-	if c.Role != rungargs.RoleReader { // the supervisor that started it checked
+	// The supervisor that started a reader checked; a denied cell's user
+	// may not read the topic, which is the point.
+	if c.Role != rungargs.RoleReader && c.Case != cell.CaseDenied {
 		if err := checkCompression(ctx, cl, &c); err != nil {
 			return err
 		}
@@ -72,12 +79,14 @@ func Run(ctx context.Context, c rungargs.Cell, b Build, w io.Writer) error {
 	mem := &countingAllocator{mem: alloc.Allocator()}
 	switch {
 	case c.Role == rungargs.RoleReader:
-		err = runReader(ctx, &c, mem, codec, expected, w)
+		err = runReader(ctx, &c, mem, t, w)
 	case c.Ckpt > 0:
-		err = runSupervised(ctx, &c, b, cl, w)
+		err = runSupervised(ctx, &c, b, cl, t, w)
+	case cell.SpecialRead(c.Case):
+		err = runCase(ctx, &c, b, cl, mem, t, w)
 	default:
 		var m *measurement
-		if m, err = measure(ctx, &c, mem, codec, expected); err == nil {
+		if m, err = measure(ctx, &c, mem, t); err == nil {
 			err = checkBalanced(mem)
 		}
 		if err == nil {
@@ -132,12 +141,25 @@ func (m *measurement) metrics() []metric {
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1e3 }
 
-func measure(ctx context.Context, c *rungargs.Cell, mem *countingAllocator, codec workloads.Codec, expected []uint64) (*measurement, error) {
+// target is what a cell reads: the corpus's codec and row hashes, placed
+// in the topic by its layout.
+type target struct {
+	corpus   *workloads.Corpus
+	codec    workloads.Codec
+	expected []uint64
+	layout   *workloads.Layout
+}
+
+func (t *target) verifier(batch int) *verifier {
+	return newVerifier(batch, t.layout, t.codec.Schema(), t.expected)
+}
+
+func measure(ctx context.Context, c *rungargs.Cell, mem *countingAllocator, t *target) (*measurement, error) {
 	t0 := time.Now()
 	r, err := source.Open(ctx, source.Config{
 		Path: consume.Path(c.Path), Bootstrap: c.Bootstrap, Props: c.Props, Topic: c.Topic,
 		Partitions: c.Partitions, Batch: c.Batch, CRC: c.CRC,
-		Codec: codec, Mem: mem, Timeout: stallTimeout(c.Timeout),
+		Codec: t.codec, Mem: mem, Timeout: stallTimeout(c.Timeout),
 	})
 	if err != nil {
 		return nil, err
@@ -153,7 +175,7 @@ func measure(ctx context.Context, c *rungargs.Cell, mem *countingAllocator, code
 		return nil, err
 	}
 	defer fault.close()
-	v := verifier{batch: c.Batch, partitions: c.Partitions, expected: expected}
+	v := t.verifier(c.Batch)
 	var last time.Time
 	for {
 		b, err := r.Next(ctx)
@@ -181,7 +203,7 @@ func measure(ctx context.Context, c *rungargs.Cell, mem *countingAllocator, code
 	if err != nil {
 		return nil, err
 	}
-	if err := checkClaims(c, st, as, v.rows); err != nil {
+	if err := checkClaims(c, st, as, v); err != nil {
 		return nil, err
 	}
 	if err := fault.done(); err != nil {

@@ -11,16 +11,74 @@ import (
 	"github.com/fastpathlab/fplab/workloads"
 )
 
-// verifier checks every batch against the corpus: the row count (full
-// batches until the one short last batch) and a checksum of the decoded
-// columns against the generator's checksum of the records the batch holds.
+// verifier checks every batch against the corpus as its layout placed it
+// in the topic: the row count (full batches until the one short last
+// batch), that each row's position holds a committed record (never a
+// control record, an aborted record or a position past the corpus), that
+// positions rise within each partition, and a checksum of the decoded
+// columns against the generator's (a tombstone's is NullRowHash).
 type verifier struct {
 	batch      int
 	partitions int
-	expected   []uint64
+	expected   []uint64 // by corpus index, tombstones as NullRowHash
+	layout     *workloads.Layout
+	clean      bool   // round-robin, no transactions: index = off*P + p
+	aborted    []bool // by corpus index; nil without transactions
+	last       []int64
+	split      []int64 // the last batch's split position
 	rows       int64
+	nulls      int64
 	batches    int64
 	short      bool
+}
+
+// newVerifier verifies against expected (the corpus's row hashes) placed by
+// layout; tombstones' hashes are replaced by NullRowHash here.
+func newVerifier(batch int, l *workloads.Layout, schema *workloads.Schema, expected []uint64) *verifier {
+	v := &verifier{batch: batch, partitions: l.Partitions(), expected: expected, layout: l,
+		clean: l.Shape() == workloads.Shape{}, last: make([]int64, l.Partitions())}
+	for p := range v.last {
+		v.last[p] = -1
+	}
+	if l.Shape().Nulls > 0 {
+		v.expected = append([]uint64(nil), expected...)
+		null := workloads.NullRowHash(schema)
+		for i := range v.expected {
+			if l.Null(i) {
+				v.expected[i] = null
+			}
+		}
+	}
+	if l.Txns() > 0 {
+		v.aborted = make([]bool, l.Count())
+		for i := range v.aborted {
+			v.aborted[i] = !l.Committed(i)
+		}
+	}
+	return v
+}
+
+// index is the corpus record at (p, off), or an error naming what the
+// position holds instead.
+func (v *verifier) index(p int32, off int64) (int, error) {
+	if v.clean {
+		id := off*int64(v.partitions) + int64(p)
+		if off < 0 || p < 0 || int(p) >= v.partitions || id >= int64(len(v.expected)) {
+			return 0, fmt.Errorf("partition %d offset %d is outside the corpus", p, off)
+		}
+		return int(id), nil
+	}
+	if int(p) < 0 || int(p) >= v.partitions || off < 0 || off >= v.layout.End(int(p)) {
+		return 0, fmt.Errorf("partition %d offset %d is outside the corpus", p, off)
+	}
+	id, ok := v.layout.At(p, off)
+	switch {
+	case !ok:
+		return 0, fmt.Errorf("partition %d offset %d is a control record (transaction marker), delivered as data", p, off)
+	case v.aborted != nil && v.aborted[id]:
+		return 0, fmt.Errorf("partition %d offset %d is a record of an aborted transaction, delivered under read_committed", p, off)
+	}
+	return id, nil
 }
 
 func (v *verifier) check(b *consume.Batch) error {
@@ -37,17 +95,68 @@ func (v *verifier) check(b *consume.Batch) error {
 	v.short = n < v.batch
 	var want uint64
 	for i, p := range b.Partitions {
-		id := b.Offsets[i]*int64(v.partitions) + int64(p)
-		if id < 0 || id >= int64(len(v.expected)) {
-			return fmt.Errorf("rung: batch %d row %d: partition %d offset %d is outside the corpus", v.batches, i, p, b.Offsets[i])
+		id, err := v.index(p, b.Offsets[i])
+		if err != nil {
+			return fmt.Errorf("rung: batch %d row %d: %w", v.batches, i, err)
 		}
+		if b.Offsets[i] <= v.last[p] {
+			return fmt.Errorf("rung: batch %d row %d: partition %d offset %d after offset %d (out of order or repeated)", v.batches, i, p, b.Offsets[i], v.last[p])
+		}
+		v.last[p] = b.Offsets[i]
 		want += v.expected[id]
 	}
 	if got := workloads.BatchChecksum(b.Rec); got != want {
 		return v.mismatch(b, got, want)
 	}
+	if v.layout.Shape().Nulls > 0 {
+		v.nulls += int64(nullRows(b))
+	}
+	v.split = append(v.split[:0], b.Split...)
 	v.rows += int64(n)
 	v.batches++
+	return nil
+}
+
+// nullRows counts a batch's all-null rows (tombstones): the first column is
+// null only in them.
+func nullRows(b *consume.Batch) int {
+	if b.Rec.NumCols() == 0 {
+		return 0
+	}
+	return b.Rec.Column(0).NullN()
+}
+
+// checkEnd fails a read of [start, stop) that did not deliver exactly the
+// committed records and tombstones the layout holds there, or whose final
+// split position is not the stop (a tail of control records or aborted
+// records must still move it there).
+func (v *verifier) checkEnd(st consume.Stats, start, stop []int64) error {
+	var want workloads.Tally
+	for p := range v.partitions {
+		for off := start[p]; off < stop[p] && off < v.layout.End(p); off++ {
+			id, ok := v.layout.At(int32(p), off)
+			if !ok || (v.aborted != nil && v.aborted[id]) {
+				continue
+			}
+			want.Records++
+			if v.layout.Null(id) {
+				want.Nulls++
+			}
+		}
+	}
+	switch {
+	case v.rows != int64(want.Records):
+		return fmt.Errorf("rung: read %d verified records, the corpus holds %d committed records in the range", v.rows, want.Records)
+	case v.layout.Shape().Nulls > 0 && (v.nulls != int64(want.Nulls) || st.Nulls != int64(want.Nulls)):
+		return fmt.Errorf("rung: %d tombstone rows verified and %d counted by the reader, the corpus holds %d", v.nulls, st.Nulls, want.Nulls)
+	}
+	if v.batches > 0 {
+		for p := range v.partitions {
+			if v.split[p] != stop[p] {
+				return fmt.Errorf("rung: partition %d ends at split position %d, want the stop %d", p, v.split[p], stop[p])
+			}
+		}
+	}
 	return nil
 }
 
@@ -58,7 +167,7 @@ func (v *verifier) check(b *consume.Batch) error {
 func (v *verifier) mismatch(b *consume.Batch, got, want uint64) error {
 	bad, first := 0, -1
 	for i, p := range b.Partitions {
-		id := b.Offsets[i]*int64(v.partitions) + int64(p)
+		id, _ := v.index(p, b.Offsets[i])
 		if workloads.RowHash(b.Rec, i) != v.expected[id] {
 			if bad++; first < 0 {
 				first = i
@@ -91,12 +200,13 @@ func checkParsed(st consume.Stats) error {
 
 // checkClaims fails the cell when what the reader proves differs from what
 // the cell claims, or when it did not read the whole corpus.
-func checkClaims(c *rungargs.Cell, st consume.Stats, as consume.Assertions, rows int64) error {
+func checkClaims(c *rungargs.Cell, st consume.Stats, as consume.Assertions, v *verifier) error {
 	if err := checkParsed(st); err != nil {
 		return err
 	}
-	if rows != int64(c.Records) {
-		return fmt.Errorf("rung: read %d verified records, corpus has %d", rows, c.Records)
+	start, stop := v.layout.Bounds()
+	if err := v.checkEnd(st, start, stop); err != nil {
+		return err
 	}
 	return checkPath(c, st, as)
 }

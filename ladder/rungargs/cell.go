@@ -51,6 +51,10 @@ type Cell struct {
 	CPUProfile, MemProfile string
 }
 
+// shapeKeys are the optional axes that shape the corpus's topic and how it
+// is read: each is a flag of its own, absent at its default.
+var shapeKeys = []string{cell.Compression, cell.Size, cell.Nulls, cell.Txn, cell.Case}
+
 // RoleReader is the Role of a checkpointing reader process.
 const RoleReader = "reader"
 
@@ -72,8 +76,10 @@ func (c *Cell) Args() []string {
 			a = append(a, "--"+flag, v)
 		}
 	}
-	if v := c.Value(cell.Compression); v != cell.CompressionNone {
-		opt(cell.Compression, v)
+	for _, k := range shapeKeys {
+		if v := c.Value(k); v != cell.Default(k) {
+			opt(k, v)
+		}
 	}
 	if c.Ckpt > 0 {
 		opt("checkpoint-interval", c.Ckpt.String())

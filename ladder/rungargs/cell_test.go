@@ -59,7 +59,7 @@ func TestParseRejects(t *testing.T) {
 		"--path slow":                          "unknown path",
 		"--alloc tcmalloc":                     "unknown alloc",
 		"--cluster cloud":                      "unknown cluster",
-		"--compression brotli":                 `unknown compression "brotli"`,
+		"--compression brotli":                 "compression=brotli: unknown compression",
 		"--crc maybe":                          "--crc must be on or off",
 		"--prof yes":                           "--prof must be on or off",
 		"--aa c":                               "unknown aa",

@@ -44,7 +44,16 @@ func Decode(args []string, usage io.Writer) (Cell, error) {
 	fs.IntVar(&c.Brokers, cell.Brokers, 1, "broker count the cluster must have (read back from metadata)")
 	fs.StringVar(&c.Alloc, cell.Alloc, cell.AllocGo, "allocator the binary must be built for: "+strings.Join(cell.Allocs(), ", "))
 	fs.StringVar(&c.Cluster, cell.Cluster, cell.ClusterEmbedded, "cluster kind, reported in the result: "+strings.Join(cell.Clusters(), ", "))
-	fs.StringVar(&c.Compression, cell.Compression, cell.CompressionNone, "codec the corpus was produced with, asserted from the stored batches: "+strings.Join(cell.Compressions(), ", "))
+	shape := map[string]*string{}
+	for k, usage := range map[string]string{
+		cell.Compression: "codec the corpus was produced with, asserted from the stored batches",
+		cell.Size:        "bytes the corpus's records are scaled to",
+		cell.Nulls:       "share of tombstones (null values) in the corpus",
+		cell.Txn:         "aborts: the corpus is written in transactions, some aborted, and read read_committed",
+		cell.Case:        "parity case",
+	} {
+		shape[k] = fs.String(k, cell.Default(k), usage+": "+strings.Join(cell.Values(k), ", "))
+	}
 	fs.DurationVar(&c.Ckpt, "checkpoint-interval", 0, "checkpoint barrier interval (0: checkpointing off)")
 	fs.StringVar(&c.Fault, cell.Fault, "", "fault=kill: a broker is killed and restarted mid-cell (needs --fault-socket)")
 	fs.StringVar(&c.AA, cell.AA, "", "a or b: one side of the A/A calibration pair")
@@ -73,6 +82,11 @@ func Decode(args []string, usage io.Writer) (Cell, error) {
 	}
 	if fs.NArg() > 0 {
 		return Cell{}, fmt.Errorf("rungargs: unexpected argument %q", fs.Arg(0))
+	}
+	for _, k := range shapeKeys {
+		if err := c.Set(k, *shape[k]); err != nil {
+			return Cell{}, fmt.Errorf("rungargs: --%w", err)
+		}
 	}
 	switch *crc {
 	case cell.On, cell.Off:

@@ -1,0 +1,146 @@
+package rung_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/fastpathlab/fplab/clusters"
+	"github.com/fastpathlab/fplab/ladder/rung"
+	"github.com/fastpathlab/fplab/ladder/rungargs"
+	"github.com/fastpathlab/fplab/results"
+	"github.com/fastpathlab/fplab/results/cell"
+	"github.com/fastpathlab/fplab/source/consume"
+	"github.com/fastpathlab/fplab/workloads"
+)
+
+// shapedTopics loads, once per shape, the corpus of testCell laid out by
+// the shape's layout into a topic of its own, as the ladder does.
+var shapedTopics sync.Map // topic -> error
+
+func shapedTopic(t *testing.T, c rungargs.Cell) string {
+	t.Helper()
+	sh := workloads.ShapeOf(c.Cell)
+	topic := fmt.Sprintf("%s-n%g-txn%v-e%d-u%v", c.Topic, sh.Nulls, sh.Txn, sh.Empty, sh.Uneven)
+	if c.Case == cell.CaseDeleted || c.Case == cell.CaseAppended {
+		topic += "-" + c.Case
+	}
+	v, _ := shapedTopics.LoadOrStore(topic, new(sync.Once))
+	once := v.(*sync.Once)
+	var err error
+	once.Do(func() {
+		s, _ := workloads.SchemaByName(c.Schema)
+		codec, _ := workloads.NewCodec(workloads.Format(c.Format), s)
+		corpus := workloads.NewCorpus(s, codec, c.Seed, c.Records)
+		l, lerr := workloads.NewLayout(c.Seed, c.Records, c.Partitions, sh)
+		if lerr != nil {
+			err = lerr
+			return
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		cl := clusters.Cluster{Bootstrap: c.Bootstrap}
+		if _, err = clusters.Load(ctx, cl, topic, c.Partitions, c.Records, corpus.Message, clusters.WithLayout(l)); err != nil {
+			return
+		}
+		if c.Case == cell.CaseDeleted {
+			err = clusters.DeleteRecords(ctx, cl, topic, rungargs.DeletedBelow(l))
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return topic
+}
+
+// TestParityCasesOnEveryPath runs every parity case the embedded cluster
+// can hold on every path: the reads finish at their stop with exactly the
+// committed records, the failures fail with their one line.
+func TestParityCasesOnEveryPath(t *testing.T) {
+	type shapeCase struct {
+		name string
+		mod  func(*cell.Cell)
+	}
+	shapes := []shapeCase{
+		{"nulls", func(c *cell.Cell) { c.Nulls = 0.01 }},
+		{"txn", func(c *cell.Cell) { c.Txn = true }},
+		{"txn+nulls", func(c *cell.Cell) { c.Txn, c.Nulls = true, 0.1 }},
+	}
+	for _, k := range cell.Cases() {
+		if k == cell.CaseNone || k == cell.CaseDenied {
+			continue
+		}
+		shapes = append(shapes, shapeCase{k, func(c *cell.Cell) { c.Case = k }})
+	}
+	for _, sh := range shapes {
+		for _, p := range consume.Paths() {
+			t.Run(sh.name+"/"+string(p), func(t *testing.T) {
+				c := testCell(t)
+				c.Path = string(p)
+				sh.mod(&c.Cell)
+				c.Topic = shapedTopic(t, c)
+				c.Timeout = 30 * time.Second
+				var out bytes.Buffer
+				t0 := time.Now()
+				if err := rung.Run(context.Background(), c, rung.Build{}, &out); err != nil {
+					t.Fatal(err)
+				}
+				if time.Since(t0) > c.Timeout {
+					t.Fatalf("took %v, over the cell's timeout", time.Since(t0))
+				}
+				name, _, metrics, _, err := results.ParseBench(out.Bytes())
+				if err != nil || name != c.Name() {
+					t.Fatalf("%v: name %q, want %q\n%s", err, name, c.Name(), out.String())
+				}
+				if cell.FailureCase(c.Case) {
+					if !strings.Contains(out.String(), results.ConfigSurfaced+": ") || !hasUnit(metrics, results.UnitFailMs) {
+						t.Errorf("a failure case without its surfaced line or fail-ms:\n%s", out.String())
+					}
+				}
+			})
+		}
+	}
+}
+
+func hasUnit(ms []results.Metric, unit string) bool {
+	for _, m := range ms {
+		if m.Unit == unit {
+			return true
+		}
+	}
+	return false
+}
+
+// TestShapeClaimsAreChecked: a cell that claims the wrong topic shape fails
+// its verification instead of reporting a number.
+func TestShapeClaimsAreChecked(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		topic, cel func(*cell.Cell)
+		want       string
+	}{
+		{"txn topic read as clean", func(c *cell.Cell) { c.Txn = true }, func(c *cell.Cell) {}, "rung: "},
+		{"clean topic read as nulls", func(c *cell.Cell) {}, func(c *cell.Cell) { c.Nulls = 0.01 }, "rung: "},
+		{"nulls topic read as clean", func(c *cell.Cell) { c.Nulls = 0.01 }, func(c *cell.Cell) {}, "rung: "},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := testCell(t)
+			tc.topic(&c.Cell)
+			c.Topic = shapedTopic(t, c)
+			c.Cell.Nulls, c.Cell.Txn = 0, false
+			tc.cel(&c.Cell)
+			var out bytes.Buffer
+			err := rung.Run(context.Background(), c, rung.Build{}, &out)
+			if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+				t.Fatalf("error %v, want a verification failure", err)
+			}
+			if out.Len() != 0 {
+				t.Errorf("a failed cell printed %q", out.String())
+			}
+		})
+	}
+}
