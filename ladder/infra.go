@@ -77,7 +77,7 @@ type CorpusSpec struct {
 
 // topicParts are the cell parts that make a topic of its own.
 func topicParts(c cell.Cell) cell.Cell {
-	return cell.Cell{Compression: c.Value(cell.Compression), Size: c.Size, Nulls: c.Nulls, Txn: c.Txn, Case: topicCase(c.Value(cell.Case))}
+	return cell.Cell{Compression: c.Value(cell.Compression), Size: c.Size, Keys: c.Keys, Nulls: c.Nulls, Txn: c.Txn, Case: topicCase(c.Value(cell.Case))}
 }
 
 // topicCase is a parity case that needs a topic of its own: one that shapes
@@ -92,17 +92,19 @@ func topicCase(c string) string {
 }
 
 // corpusTopic names the topic of a corpus: its ID (which carries the record
-// size), plus every topic part not at its default — codec, tombstone share,
-// transactions, case — so no shape ever reuses another's topic, and plain
+// size), plus every topic part not at its default — codec, keys, tombstone
+// share, transactions, case — so no shape ever reuses another's topic, and plain
 // runs' topics stay as they were.
 func corpusTopic(corpusID string, t cell.Cell) string {
 	name := corpusID
-	for _, k := range []string{cell.Compression, cell.Nulls, cell.Txn, cell.Case} {
+	for _, k := range []string{cell.Compression, cell.Keyed, cell.Nulls, cell.Txn, cell.Case} {
 		v := t.Value(k)
 		switch {
 		case v == cell.Default(k):
 		case k == cell.Compression || k == cell.Case:
 			name += "-" + v
+		case k == cell.Keyed:
+			name += "-keys"
 		case k == cell.Nulls:
 			name += "-nulls" + v
 		case k == cell.Txn:

@@ -26,10 +26,11 @@ type Spec struct {
 	// Compression lists the codecs the corpus is produced with; absent
 	// means [none] (specs and stored manifests from before the axis).
 	Compression []string `json:"compression,omitempty"`
-	// Size, Nulls, Txn and Case shape the corpus's topic (cell.Sizes,
-	// cell.NullShares, cell.Txns, cell.Cases); absent means the axis's
+	// Size, Keyed, Nulls, Txn and Case shape the corpus's topic (cell.Sizes,
+	// cell.KeySettings, cell.NullShares, cell.Txns, cell.Cases); absent means the axis's
 	// cell.Default (the clean ~100 B topic, read plainly).
 	Size  []string `json:"size,omitempty"`
+	Keys  []string `json:"keys,omitempty"`
 	Nulls []string `json:"nulls,omitempty"`
 	Txn   []string `json:"txn,omitempty"`
 	Case  []string `json:"case,omitempty"`
@@ -99,6 +100,8 @@ func (s *Spec) Axis(key string) []string {
 		vs = s.Compression
 	case cell.Size:
 		vs = s.Size
+	case cell.Keyed:
+		vs = s.Keys
 	case cell.Nulls:
 		vs = s.Nulls
 	case cell.Txn:

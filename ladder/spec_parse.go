@@ -157,6 +157,8 @@ func (p *specParser) field(s *Spec, k, v *yaml.Node) error {
 		s.Compression, err = p.enumList(f, v, cell.Compressions())
 	case cell.Size:
 		s.Size, err = p.enumList(f, v, cell.Sizes())
+	case cell.Keyed:
+		s.Keys, err = p.enumList(f, v, cell.KeySettings())
 	case cell.Nulls:
 		s.Nulls, err = p.enumList(f, v, cell.NullShares())
 	case cell.Txn:

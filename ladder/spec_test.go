@@ -141,7 +141,7 @@ func TestSpecErrors(t *testing.T) {
 		{"list for scalar", with("records", "records: [1]"),
 			`x.yaml:8: records: want a positive integer, got a list`},
 		{"exclusion unknown axis", with("seed", "seed: 7\nexclude:\n  - {colour: red}"),
-			`x.yaml:13: exclude: unknown axis "colour" (want path, format, batch, brokers, alloc, crc, cluster, compression, size, nulls, txn, case)`},
+			`x.yaml:13: exclude: unknown axis "colour" (want path, format, batch, brokers, alloc, crc, cluster, compression, size, keys, nulls, txn, case)`},
 		{"exclusion unknown value", with("seed", "seed: 7\nexclude:\n  - {path: flink}"),
 			`x.yaml:13: exclude.path: unknown value "flink" (want rowwise, shallow, fast, franz, java)`},
 		{"empty matrix", with("seed", "seed: 7\nexclude:\n  - {path: fast}"),
@@ -313,6 +313,7 @@ func knownAxisValues() map[string][]string {
 		cell.CRC: cell.CRCs(), cell.Cluster: {"embedded"}, cell.Compression: cell.Compressions(),
 		// 16 KiB records would make the smoke corpus 1.6 GB
 		cell.Size: {cell.SizeNatural, cell.Size1KiB}, cell.Nulls: cell.NullShares(), cell.Txn: cell.Txns(),
+		cell.Keyed: {cell.Off},
 		// the cases are parity.yaml's (case denied: parity-kafka.yaml)
 		cell.Case: {cell.CaseNone},
 	}

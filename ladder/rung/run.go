@@ -29,6 +29,9 @@ func Run(ctx context.Context, c rungargs.Cell, b Build, w io.Writer) error {
 	if err := b.check(); err != nil {
 		return err
 	}
+	if c.Keys {
+		return fmt.Errorf("rung: keys=on: no path reads keys and headers into columns yet")
+	}
 	ctx, cancel := context.WithTimeout(ctx, c.Timeout)
 	defer cancel()
 

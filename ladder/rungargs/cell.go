@@ -53,7 +53,7 @@ type Cell struct {
 
 // shapeKeys are the optional axes that shape the corpus's topic and how it
 // is read: each is a flag of its own, absent at its default.
-var shapeKeys = []string{cell.Compression, cell.Size, cell.Nulls, cell.Txn, cell.Case}
+var shapeKeys = []string{cell.Compression, cell.Size, cell.Keyed, cell.Nulls, cell.Txn, cell.Case}
 
 // RoleReader is the Role of a checkpointing reader process.
 const RoleReader = "reader"

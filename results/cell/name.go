@@ -29,6 +29,8 @@ type Cell struct {
 	// Size is the bytes records are scaled to; 0 (what Parse returns
 	// without a size part) is the natural ~100 B record, size=100.
 	Size int
+	// Keys is set when records carry a key and two headers.
+	Keys bool
 	// Nulls is the share of tombstones (0: none).
 	Nulls float64
 	// Txn is set when the corpus is written in transactions, some aborted.
@@ -50,7 +52,7 @@ type Cell struct {
 // "BenchmarkLadder/" prefix), key=value parts in the fixed order of Keys, so
 // benchproc can project any of them:
 //
-//	path=fast/format=json/batch=8192/brokers=3/alloc=go/crc=off[/cluster=kafka][/compression=lz4][/size=1024][/nulls=0.01][/txn=aborts][/case=appended][/ckpt=1s][/prof=on][/fault=kill][/aa=a]
+//	path=fast/format=json/batch=8192/brokers=3/alloc=go/crc=off[/cluster=kafka][/compression=lz4][/size=1024][/keys=on][/nulls=0.01][/txn=aborts][/case=appended][/ckpt=1s][/prof=on][/fault=kill][/aa=a]
 //
 // The optional axes (cluster to case) are left out at their Default. Parse
 // is its inverse.
@@ -113,6 +115,8 @@ func (c Cell) Value(key string) string {
 			return SizeNatural
 		}
 		return strconv.Itoa(c.Size)
+	case Keyed:
+		return onOff(c.Keys)
 	case Nulls:
 		return strconv.FormatFloat(c.Nulls, 'g', -1, 64)
 	case Txn:
@@ -220,6 +224,10 @@ func (c *Cell) set(p Part) error {
 		if _, err = known(p, Sizes()); err == nil && p.Value != SizeNatural {
 			c.Size, err = positive(p)
 		}
+	case Keyed:
+		var v string
+		v, err = known(p, KeySettings())
+		c.Keys = v == On
 	case Nulls:
 		if _, err = known(p, NullShares()); err == nil {
 			c.Nulls, err = strconv.ParseFloat(p.Value, 64)

@@ -36,7 +36,7 @@ func variants() []Cell {
 	for _, v := range Compressions() {
 		add(func(c *Cell) { c.Compression = v })
 	}
-	for _, k := range []string{Size, Nulls, Txn, Case} {
+	for _, k := range []string{Size, Keyed, Nulls, Txn, Case} {
 		for _, v := range Values(k) {
 			add(func(c *Cell) {
 				if err := c.Set(k, v); err != nil {
@@ -75,7 +75,7 @@ func random(r *rand.Rand) Cell {
 	if r.IntN(2) == 0 {
 		c.Fault = FaultKill
 	}
-	for _, k := range []string{Size, Nulls, Case} {
+	for _, k := range []string{Size, Keyed, Nulls, Case} {
 		if err := c.Set(k, pick(Values(k))); err != nil {
 			panic(err)
 		}
@@ -157,6 +157,8 @@ func TestParseRefuses(t *testing.T) {
 		{ok + "/nulls=0", "never written"},
 		{ok + "/nulls=0.010", "unknown nulls"},
 		{ok + "/txn=off", "never written"},
+		{ok + "/keys=off", "never written"},
+		{ok + "/keys=yes", "unknown keys"},
 		{ok + "/txn=on", "unknown txn"},
 		{ok + "/case=none", "never written"},
 		{ok + "/case=hang", "unknown case"},

@@ -21,6 +21,9 @@ const (
 	// Size is the size records are scaled to (bytes; 100 is the natural
 	// ~100 B bid).
 	Size = "size"
+	// Keyed says whether records carry a key and two headers, which the
+	// Arrow batch then carries as columns.
+	Keyed = "keys"
 	// Nulls is the share of records that are tombstones (null values).
 	Nulls = "nulls"
 	// Txn says whether the corpus is written in transactions, some aborted.
@@ -41,7 +44,7 @@ const (
 
 // Axes lists the axis keys in name order.
 func Axes() []string {
-	return []string{Path, Format, Batch, Brokers, Alloc, CRC, Cluster, Compression, Size, Nulls, Txn, Case}
+	return []string{Path, Format, Batch, Brokers, Alloc, CRC, Cluster, Compression, Size, Keyed, Nulls, Txn, Case}
 }
 
 // Default is the value of an axis a name leaves out (and a spec may omit),
@@ -54,6 +57,8 @@ func Default(key string) string {
 		return CompressionNone
 	case Size:
 		return SizeNatural
+	case Keyed:
+		return Off
 	case Nulls:
 		return NullsNone
 	case Txn:
@@ -182,6 +187,9 @@ func Compressions() []string {
 // Sizes lists the record sizes.
 func Sizes() []string { return []string{SizeNatural, Size1KiB, Size16KiB} }
 
+// KeySettings lists the keys settings.
+func KeySettings() []string { return []string{Off, On} }
+
 // NullShares lists the tombstone shares.
 func NullShares() []string { return []string{NullsNone, NullsOne, NullsTen} }
 
@@ -232,6 +240,8 @@ func Values(key string) []string {
 		return Compressions()
 	case Size:
 		return Sizes()
+	case Keyed:
+		return KeySettings()
 	case Nulls:
 		return NullShares()
 	case Txn:
