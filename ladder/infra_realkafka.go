@@ -56,6 +56,13 @@ func startRealKafka(ctx context.Context, c ClusterSpec) (Cluster, error) {
 	if c.Auth {
 		r.kc = kc
 		r.c.Props = kc.ClientProps(userAdmin) // loads, probes and read-backs
+		// The reader may describe and read any topic ("*"), so a missing
+		// topic is unknown to it, not unauthorized (Kafka answers a topic
+		// a user may not describe with an authorization error).
+		if err := kc.AllowRead(ctx, userReader, "*"); err != nil {
+			_ = stop()
+			return nil, fmt.Errorf("start %s: %w", c.Shape, err)
+		}
 	}
 	return r, nil
 }
@@ -88,13 +95,14 @@ type realKafka struct {
 	kc   *kafka.Cluster // set with Auth
 }
 
-// Load implements Cluster; with Auth the reader user may then read it.
+// Load implements Cluster; with Auth, the reader may also write to the
+// topic of a case=appended cell, which appends to it.
 func (r *realKafka) Load(ctx context.Context, c CorpusSpec) (string, error) {
 	topic, err := r.kafkaCluster.Load(ctx, c)
-	if err != nil || r.kc == nil {
+	if err != nil || r.kc == nil || c.Topic.Case != cell.CaseAppended {
 		return topic, err
 	}
-	return topic, r.kc.AllowRead(ctx, userReader, topic)
+	return topic, r.kc.AllowWrite(ctx, userReader, topic)
 }
 
 // CellProps implements cellProper: with Auth, a case=denied cell reads as

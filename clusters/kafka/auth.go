@@ -47,15 +47,33 @@ func (c *Cluster) ClientProps(user string) map[string]string {
 // deadline). The cluster must have Options.Auth and user must be one of
 // its users; a user with no ACL at all is refused every topic.
 func (c *Cluster) AllowRead(ctx context.Context, user, topic string) error {
+	return c.allow(ctx, user, topic, "read", func(principal string) *kadm.ACLBuilder {
+		return kadm.NewACLs().Allow(principal).Topics(topic).Groups("*").
+			Operations(kadm.OpRead, kadm.OpDescribe)
+	})
+}
+
+// AllowWrite is AllowRead for producing: WRITE and DESCRIBE on the topic
+// (an idempotent producer needs no cluster ACL since Kafka 3.0, KIP-679).
+func (c *Cluster) AllowWrite(ctx context.Context, user, topic string) error {
+	return c.allow(ctx, user, topic, "write", func(principal string) *kadm.ACLBuilder {
+		return kadm.NewACLs().Allow(principal).Topics(topic).
+			Operations(kadm.OpWrite, kadm.OpDescribe)
+	})
+}
+
+// allow creates the ACLs acls builds for user's principal and waits until
+// every running node lists them.
+func (c *Cluster) allow(ctx context.Context, user, topic, verb string, acls func(principal string) *kadm.ACLBuilder) error {
 	a := c.opt.Auth
 	switch {
 	case a == nil:
-		return fmt.Errorf("clusters/kafka: allow read: the cluster has no Auth, so no authorizer")
+		return fmt.Errorf("clusters/kafka: allow %s: the cluster has no Auth, so no authorizer", verb)
 	case topic == "":
-		return fmt.Errorf("clusters/kafka: allow read: no topic")
+		return fmt.Errorf("clusters/kafka: allow %s: no topic", verb)
 	}
 	if _, ok := a.Users[user]; !ok {
-		return fmt.Errorf("clusters/kafka: allow read: %q is not a user of the cluster", user)
+		return fmt.Errorf("clusters/kafka: allow %s: %q is not a user of the cluster", verb, user)
 	}
 	if _, ok := ctx.Deadline(); !ok {
 		var cancel context.CancelFunc
@@ -65,7 +83,7 @@ func (c *Cluster) AllowRead(ctx context.Context, user, topic string) error {
 	c.mu.Lock()
 	if c.stopped {
 		c.mu.Unlock()
-		return fmt.Errorf("clusters/kafka: allow read: cluster is stopped")
+		return fmt.Errorf("clusters/kafka: allow %s: cluster is stopped", verb)
 	}
 	var running []int
 	for _, n := range c.nodes {
@@ -81,22 +99,20 @@ func (c *Cluster) AllowRead(ctx context.Context, user, topic string) error {
 	}
 	defer cl.Close()
 	principal := "User:" + user
-	b := kadm.NewACLs().Allow(principal).Topics(topic).Groups("*").
-		Operations(kadm.OpRead, kadm.OpDescribe)
-	res, err := kadm.NewClient(cl).CreateACLs(ctx, b)
+	res, err := kadm.NewClient(cl).CreateACLs(ctx, acls(principal))
 	if err != nil {
-		return fmt.Errorf("clusters/kafka: allow %s to read %s: %v", user, topic, err)
+		return fmt.Errorf("clusters/kafka: allow %s to %s %s: %v", user, verb, topic, err)
 	}
 	want := make(map[aclKey]bool, len(res))
 	for _, r := range res {
 		if r.Err != nil {
-			return fmt.Errorf("clusters/kafka: allow %s to read %s: %v %s %s: %v %s", user, topic, r.Type, r.Name, r.Operation, r.Err, r.ErrMessage)
+			return fmt.Errorf("clusters/kafka: allow %s to %s %s: %v %s %s: %v %s", user, verb, topic, r.Type, r.Name, r.Operation, r.Err, r.ErrMessage)
 		}
 		want[aclKey{r.Type, r.Name, r.Operation}] = true
 	}
 	for _, id := range running {
 		if err := waitACLs(ctx, cl.Broker(id), principal, want); err != nil {
-			return fmt.Errorf("clusters/kafka: allow %s to read %s: node %d: %v", user, topic, id, err)
+			return fmt.Errorf("clusters/kafka: allow %s to %s %s: node %d: %v", user, verb, topic, id, err)
 		}
 	}
 	return nil

@@ -36,7 +36,7 @@ func runJava(ctx context.Context, c *rungargs.Cell, b Build, w io.Writer) error 
 	if err != nil {
 		return fmt.Errorf("rung: path=java: %w", err)
 	}
-	cl := clusters.Cluster{Bootstrap: c.Bootstrap}
+	cl := clusters.Cluster{Bootstrap: c.Bootstrap, Props: c.Props}
 	brokers, err := clusters.BrokerCount(ctx, cl)
 	if err != nil {
 		return err
@@ -60,8 +60,12 @@ func runJava(ctx context.Context, c *rungargs.Cell, b Build, w io.Writer) error 
 	}
 	defer os.RemoveAll(dir)
 	cfg := filepath.Join(dir, "consumer.properties")
-	props := fmt.Sprintf("check.crcs=%v\nenable.metrics.push=false\n", c.CRC)
-	if err := os.WriteFile(cfg, []byte(props), 0o644); err != nil {
+	sec, err := javaSecurity(c.Props)
+	if err != nil {
+		return err
+	}
+	props := fmt.Sprintf("check.crcs=%v\nenable.metrics.push=false\n%s", c.CRC, sec)
+	if err := os.WriteFile(cfg, []byte(props), 0o600); err != nil {
 		return fmt.Errorf("rung: %w", err)
 	}
 	argv := []string{
@@ -132,4 +136,31 @@ func lastLines(s string, n int) string {
 		keep = keep[len(keep)-n:]
 	}
 	return strings.Join(keep, " | ")
+}
+
+// javaSecurity renders the SASL/PLAIN client properties a cluster with
+// users hands its cells (security.protocol, sasl.mechanism(s),
+// sasl.username, sasl.password, librdkafka's names) as the Java client's
+// (a JAAS line); no props, no lines. Anything else is refused.
+func javaSecurity(props map[string]string) (string, error) {
+	if len(props) == 0 {
+		return "", nil
+	}
+	mech := props["sasl.mechanism"]
+	if mech == "" {
+		mech = props["sasl.mechanisms"]
+	}
+	for k := range props {
+		switch k {
+		case "security.protocol", "sasl.mechanism", "sasl.mechanisms", "sasl.username", "sasl.password":
+		default:
+			return "", fmt.Errorf("rung: path=java: cluster prop %q has no Java client equivalent here (only SASL_PLAINTEXT with PLAIN)", k)
+		}
+	}
+	user, pass := props["sasl.username"], props["sasl.password"]
+	if props["security.protocol"] != "SASL_PLAINTEXT" || mech != "PLAIN" || user == "" ||
+		strings.ContainsAny(user+pass, "\"\\\n") {
+		return "", fmt.Errorf("rung: path=java: only security.protocol=SASL_PLAINTEXT with sasl.mechanism=PLAIN and a plain user and password are translated")
+	}
+	return fmt.Sprintf("security.protocol=SASL_PLAINTEXT\nsasl.mechanism=PLAIN\nsasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required username=\"%s\" password=\"%s\";\n", user, pass), nil
 }

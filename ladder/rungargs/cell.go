@@ -153,8 +153,8 @@ func (c *Cell) Validate() error {
 		return fmt.Errorf("rungargs: path=java cannot checkpoint (it only counts records)")
 	case c.Path == cell.PathJava && c.FaultSocket != "":
 		return fmt.Errorf("rungargs: path=java cannot take a mid-cell broker kill (use a Go path)")
-	case c.Path == cell.PathJava && len(c.Props) > 0:
-		return fmt.Errorf("rungargs: path=java takes no cluster props (they are librdkafka names)")
+	case c.Path == cell.PathJava && !saslOnly(c.Props):
+		return fmt.Errorf("rungargs: path=java takes no cluster props but SASL/PLAIN credentials (the others are librdkafka names)")
 	case c.FaultSocket != "" && c.Ckpt > 0:
 		return fmt.Errorf("rungargs: a broker kill cell cannot also checkpoint")
 	case (c.Fault != "") != (c.FaultSocket != ""):
@@ -171,4 +171,17 @@ func sortedKeys(m map[string]string) []string {
 	}
 	sort.Strings(ks)
 	return ks
+}
+
+// saslOnly reports whether props hold nothing but SASL credentials, which
+// the java cell translates into its consumer's properties.
+func saslOnly(props map[string]string) bool {
+	for k := range props {
+		switch k {
+		case "security.protocol", "sasl.mechanism", "sasl.mechanisms", "sasl.username", "sasl.password":
+		default:
+			return false
+		}
+	}
+	return true
 }

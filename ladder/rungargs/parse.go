@@ -48,7 +48,7 @@ func Decode(args []string, usage io.Writer) (Cell, error) {
 	for k, usage := range map[string]string{
 		cell.Compression: "codec the corpus was produced with, asserted from the stored batches",
 		cell.Size:        "bytes the corpus's records are scaled to",
-		cell.Keyed:        "on: records carry a key and two headers, read into key and headers columns",
+		cell.Keyed:       "on: records carry a key and two headers, read into key and headers columns",
 		cell.Nulls:       "share of tombstones (null values) in the corpus",
 		cell.Txn:         "aborts: the corpus is written in transactions, some aborted, and read read_committed",
 		cell.Case:        "parity case",
