@@ -14,7 +14,7 @@ include alloc/Makefile.inc
 include clusters/kafka/Makefile.inc
 include arm64.mk
 
-.PHONY: all build build-go build-mimalloc2 build-mimalloc3 test vet bench-smoke bench-ladder bench-paths bench-kafka-smoke clean
+.PHONY: all build build-go build-mimalloc2 build-mimalloc3 test vet bench-smoke bench-ladder bench-paths bench-kafka-smoke bench-parity clean
 
 all: build
 
@@ -69,6 +69,12 @@ bench-paths: build
 
 bench-kafka-smoke: build kafka-dist
 	FPLAB_KAFKA_DIST=$(KAFKA_DIST) bin/fplab ladder --spec ladder/specs/kafka-smoke.yaml
+
+# The parity matrix (docs/parity.md): every path on every case, on kfake,
+# then on real Kafka (transactions, DeleteRecords, ACLs).
+bench-parity: build kafka-dist
+	bin/fplab ladder --spec ladder/specs/parity.yaml
+	FPLAB_KAFKA_DIST=$(KAFKA_DIST) bin/fplab ladder --spec ladder/specs/parity-kafka.yaml
 
 clean:
 	rm -rf bin
