@@ -9,12 +9,20 @@ import (
 )
 
 // noValue labels, on an axis figure, the cells whose name lacks that axis's
-// part: the ladder writes ckpt= only for cells with checkpoints on, so
-// "(none)" is the checkpoint-off column of a checkpoint sweep.
+// part and whose axis has no default: the ladder writes ckpt= only for
+// cells with checkpoints on, so "(none)" is the checkpoint-off column of a
+// checkpoint sweep.
 const noValue = "(none)"
 
-// axisValue is cell c's value on key, "" when its name lacks the key.
-func axisValue(c *cellData, key string) string { return c.dims[key] }
+// axisValue is cell c's value on key: its name's, else the axis's
+// cell.Default (an optional axis the name leaves out, e.g. size=100), else
+// "".
+func axisValue(c *cellData, key string) string {
+	if v, ok := c.dims[key]; ok {
+		return v
+	}
+	return cell.Default(key)
+}
 
 func valueLabel(v string) string {
 	if v == "" {
