@@ -79,12 +79,12 @@ func runReader(ctx context.Context, c *rungargs.Cell, mem *countingAllocator, t 
 // runSupervised measures a checkpointing cell: reader processes under a
 // supervisor that kills Failures of them, then the exactly-once verdict.
 func runSupervised(ctx context.Context, c *rungargs.Cell, b Build, cl clusters.Cluster, t *target, w io.Writer) error {
-	ready, err := clusters.TopicReady(ctx, cl, c.Topic, c.Partitions, c.Records)
+	ready, err := clusters.TopicHolds(ctx, cl, c.Topic, t.layout)
 	if err != nil {
 		return err
 	}
 	if !ready {
-		return fmt.Errorf("rung: topic %q does not hold the %d-record corpus in %d partitions", c.Topic, c.Records, c.Partitions)
+		return fmt.Errorf("rung: topic %q does not hold the %d-record corpus in %d partitions as its layout places it", c.Topic, c.Records, c.Partitions)
 	}
 	dir := c.CkptDir
 	if dir == "" {
