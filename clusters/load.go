@@ -40,6 +40,7 @@ type loadConfig struct {
 	deliveryTimeout time.Duration
 	compression     string
 	layout          *workloads.Layout
+	meta            func(i int, r *kgo.Record)
 }
 
 func defaultLoadConfig() loadConfig {
@@ -82,6 +83,38 @@ func WithCompression(codec string) LoadOpt { return func(c *loadConfig) { c.comp
 // writes the zero Shape's layout and checks no offset.
 func WithLayout(l *workloads.Layout) LoadOpt { return func(c *loadConfig) { c.layout = l } }
 
+// WithRecordMeta has Load call meta(i, r) for every record i it writes,
+// tombstones included, before producing it: meta sets what the record
+// carries besides its value and place (its key and headers), and must not
+// touch r's topic, partition or value. It is called from several
+// goroutines at once. Append calls it too, with i the record's index in
+// its partition's list of values.
+func WithRecordMeta(meta func(i int, r *kgo.Record)) LoadOpt {
+	return func(c *loadConfig) { c.meta = meta }
+}
+
+// WithKeys writes a keyed corpus's keys and headers (workloads.Keys) with
+// its records, tombstones included, as Kafka compaction keeps them; the
+// records of a corpus without keys get none. It is WithRecordMeta with
+// KeysOf(c).
+func WithKeys(c *workloads.Corpus) LoadOpt { return WithRecordMeta(KeysOf(c)) }
+
+// KeysOf is the record meta func (WithRecordMeta) that gives record i
+// corpus c's key and headers of record i; nil for a corpus without keys.
+func KeysOf(c *workloads.Corpus) func(i int, r *kgo.Record) {
+	if !c.Keyed() {
+		return nil
+	}
+	return func(i int, r *kgo.Record) {
+		r.Key = c.Key(nil, i)
+		hs := c.Headers(nil, i)
+		r.Headers = make([]kgo.RecordHeader, len(hs))
+		for k, h := range hs {
+			r.Headers[k] = kgo.RecordHeader{Key: h.Key, Value: h.Value}
+		}
+	}
+}
+
 // WithDeliveryTimeout bounds how long any record may wait for the cluster
 // to accept it before Load fails (default 2 minutes).
 func WithDeliveryTimeout(d time.Duration) LoadOpt {
@@ -94,7 +127,7 @@ func WithDeliveryTimeout(d time.Duration) LoadOpt {
 // WithLayout places them by a workloads.Layout instead. The value of
 // record i is message(dst, i): it appends to dst and returns the result,
 // and is called from several goroutines at once (never for a layout's
-// tombstones). Production is idempotent (transactional for a layout with
+// tombstones); WithKeys (WithRecordMeta) adds keys and headers. Production is idempotent (transactional for a layout with
 // transactions), uncompressed unless WithCompression says otherwise. An
 // existing topic is accepted only when it has that partition count and is
 // empty; callers skip Load when TopicReady (TopicHolds for a layout) says
@@ -158,7 +191,7 @@ func Load(ctx context.Context, c Cluster, topic string, partitions int, n int,
 	if err := ensureTopic(ctx, c, cl, topic, partitions, cfg.replication); err != nil {
 		return LoadStats{}, brokerDown(ctx, err)
 	}
-	p := &producer{cl: cl, topic: topic, layout: layout, message: message}
+	p := &producer{cl: cl, topic: topic, layout: layout, message: message, meta: cfg.meta}
 	run := p.run
 	if layout.Txns() > 0 {
 		run = p.runTxns

@@ -33,6 +33,7 @@ type producer struct {
 	topic   string
 	layout  *workloads.Layout
 	message func(dst []byte, i int) []byte
+	meta    func(i int, r *kgo.Record) // nil: no key, no headers
 
 	mu     sync.Mutex
 	err    error
@@ -178,6 +179,9 @@ func (pr *producer) generate(ctx context.Context, g, generators int, s span) int
 			r.Topic = pr.topic
 			r.Partition = int32(p)
 			r.Timestamp = now
+			if pr.meta != nil { // a tombstone keeps its key and headers
+				pr.meta(i, r)
+			}
 			if !pr.layout.Null(i) {
 				if cap(buf)-len(buf) < minValueRoom {
 					buf = make([]byte, 0, valueSlab)

@@ -107,9 +107,11 @@ func DeleteRecords(ctx context.Context, c Cluster, topic string, before []int64)
 }
 
 // Append produces values[p], in order, to partition p of topic for every p
-// in values: plain records (no key, no transaction; uncompressed unless
-// opts say WithCompression, the only option it reads), a nil value as a
-// Kafka null, acknowledged by all in-sync replicas before Append returns.
+// in values: plain records (no transaction; no key or headers unless opts
+// say WithRecordMeta or WithKeys, called with the record's index in
+// values[p]; uncompressed unless opts say WithCompression; no other option
+// is read), a nil value as a Kafka null, acknowledged by all in-sync
+// replicas before Append returns.
 // The topic must exist and have every partition named. ctx bounds the call
 // (30 s when it has no deadline).
 func Append(ctx context.Context, c Cluster, topic string, values map[int32][][]byte, opts ...LoadOpt) error {
@@ -159,8 +161,13 @@ func Append(ctx context.Context, c Cluster, topic string, values map[int32][][]b
 	}
 	rs := make([]*kgo.Record, 0, n)
 	for _, p := range parts {
-		for _, v := range values[p] {
-			rs = append(rs, &kgo.Record{Topic: topic, Partition: p, Value: v})
+		for j, v := range values[p] {
+			r := &kgo.Record{Topic: topic, Partition: p}
+			if lc.meta != nil {
+				lc.meta(j, r)
+			}
+			r.Value = v
+			rs = append(rs, r)
 		}
 	}
 	if err := cl.ProduceSync(ctx, rs...).FirstErr(); err != nil {

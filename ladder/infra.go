@@ -66,7 +66,7 @@ type cellProper interface {
 type CorpusSpec struct {
 	Format string
 	// Topic holds the parts of the cells' names that shape their topic:
-	// compression, size, nulls, txn, and a case that shapes or changes the
+	// compression, size, keys, nulls, txn, and a case that shapes or changes the
 	// topic (topicCase); every other field of it is unset.
 	Topic      cell.Cell
 	Schema     string
@@ -92,19 +92,17 @@ func topicCase(c string) string {
 }
 
 // corpusTopic names the topic of a corpus: its ID (which carries the record
-// size), plus every topic part not at its default — codec, keys, tombstone
-// share, transactions, case — so no shape ever reuses another's topic, and plain
-// runs' topics stay as they were.
+// size and the keys, workloads.Corpus.ID), plus every topic part not at its
+// default — codec, tombstone share, transactions, case — so no shape ever
+// reuses another's topic, and plain runs' topics stay as they were.
 func corpusTopic(corpusID string, t cell.Cell) string {
 	name := corpusID
-	for _, k := range []string{cell.Compression, cell.Keyed, cell.Nulls, cell.Txn, cell.Case} {
+	for _, k := range []string{cell.Compression, cell.Nulls, cell.Txn, cell.Case} {
 		v := t.Value(k)
 		switch {
 		case v == cell.Default(k):
 		case k == cell.Compression || k == cell.Case:
 			name += "-" + v
-		case k == cell.Keyed:
-			name += "-keys"
 		case k == cell.Nulls:
 			name += "-nulls" + v
 		case k == cell.Txn:

@@ -121,7 +121,8 @@ func (k *kafkaCluster) Load(ctx context.Context, c CorpusSpec) (string, error) {
 		return topic, nil
 	}
 	if _, err := clusters.Load(ctx, k.c, topic, c.Partitions, c.Records, corpus.Message,
-		clusters.WithCompression(c.Topic.Value(cell.Compression)), clusters.WithLayout(layout)); err != nil {
+		clusters.WithCompression(c.Topic.Value(cell.Compression)), clusters.WithLayout(layout),
+		clusters.WithKeys(corpus)); err != nil {
 		return "", fmt.Errorf("load corpus %s: %w", topic, err)
 	}
 	if from != nil {

@@ -313,7 +313,7 @@ func knownAxisValues() map[string][]string {
 		cell.CRC: cell.CRCs(), cell.Cluster: {"embedded"}, cell.Compression: cell.Compressions(),
 		// 16 KiB records would make the smoke corpus 1.6 GB
 		cell.Size: {cell.SizeNatural, cell.Size1KiB}, cell.Nulls: cell.NullShares(), cell.Txn: cell.Txns(),
-		cell.Keyed: {cell.Off},
+		cell.Keyed: cell.KeySettings(),
 		// the cases are parity.yaml's (case denied: parity-kafka.yaml)
 		cell.Case: {cell.CaseNone},
 	}

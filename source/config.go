@@ -37,6 +37,10 @@ type Config struct {
 	Batch int
 	// CRC is the cell's check.crcs setting.
 	CRC bool
+	// Keys adds the records' keys and headers to every batch, as the
+	// columns key and headers after the value columns
+	// (workloads.KeyedSchema); without it no path reads them.
+	Keys bool
 	// Codec decodes the messages; Mem backs the Arrow buffers.
 	Codec workloads.Codec
 	Mem   memory.Allocator

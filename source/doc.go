@@ -56,6 +56,21 @@
 //     in Stats.Records. An empty value is not null: it is decoded like any
 //     other (for JSON a parse failure, located in Stats).
 //
+// # Keys and headers
+//
+// With Config.Keys every path adds each row's Kafka key and headers as two
+// columns after the value columns (workloads.KeyedSchema, built by a
+// workloads.KeyColumns next to the value decoder and joined per batch by
+// KeyColumns.Attach): key, binary, null for a record without key; headers,
+// list<struct<key: utf8, value: binary>>, empty for a record without. A
+// tombstone keeps its key and headers (only its value columns are null);
+// a record that does not decode has no row, key columns included. rowwise
+// and shallow take them from kafka.Message.Key and Headers, franz from
+// kgo.Record.Key and Headers, and fast from the drain, which then copies
+// keys and headers (rd_kafka_message_headers) into buffers of their own
+// in the same crossing (drain.KeyViews). Without Keys no path reads them:
+// the fast path's drain never asks librdkafka for a message's headers.
+//
 // # Failures
 //
 // A read ends with one error line, never a hang or a silent skip. Errors a

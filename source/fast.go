@@ -28,6 +28,14 @@ type fastReader struct {
 	offs  []int64
 	nulls []bool
 	i     int
+	// keyed reads only (keys not nil): the key and headers columns, and
+	// the current drain's keys and headers (drain.KeyViews)
+	keys   *workloads.KeyColumns
+	kbuf   []byte
+	kends  []uint32
+	knulls []bool
+	hbuf   []byte
+	hends  []uint32
 	// eofs are the current drain's partition-EOF events, applied once its
 	// messages are all decoded.
 	eofs []drain.EOF
@@ -38,15 +46,16 @@ func openFast(cfg *Config) (*fastReader, error) {
 	if err != nil {
 		return nil, err
 	}
-	dr, err := drain.New(rdk.c, cfg.Batch)
+	dr, err := drain.New(rdk.c, cfg.Batch, cfg.Keys)
 	if err != nil {
 		rdk.c.Close()
 		return nil, err
 	}
 	return &fastReader{
 		cfg: cfg, rdk: rdk, dr: dr,
-		col: cfg.Codec.NewColumnar(cfg.Mem),
-		a:   newAssembler(cfg.Batch, rdk.start, rdk.stop),
+		col:  cfg.Codec.NewColumnar(cfg.Mem),
+		keys: keyColumns(cfg),
+		a:    newAssembler(cfg.Batch, rdk.start, rdk.stop),
 	}, nil
 }
 
@@ -67,11 +76,11 @@ func (r *fastReader) Next(ctx context.Context) (*consume.Batch, error) {
 			}
 		}
 		if a.full() {
-			return a.emit(r.col.NewRecordBatch()), nil
+			return a.emit(keyedBatch(r.col.NewRecordBatch(), r.keys)), nil
 		}
 		if a.done() {
 			if a.rows() > 0 {
-				return a.emit(r.col.NewRecordBatch()), nil
+				return a.emit(keyedBatch(r.col.NewRecordBatch(), r.keys)), nil
 			}
 			return nil, io.EOF
 		}
@@ -96,6 +105,7 @@ func (r *fastReader) decodeRun() error {
 		ok, err := a.consume(r.parts[i], r.offs[i])
 		if ok {
 			r.col.AppendNull()
+			r.appendKeys(i, i+1)
 			a.addedNull(r.parts[i], r.offs[i])
 		}
 		return err
@@ -138,6 +148,7 @@ func (r *fastReader) decode(i, j int) error {
 		for i < j {
 			n, err := bulk.AppendBulk(r.buf, begin, r.ends[i:j])
 			if n > 0 {
+				r.appendKeys(i, i+n)
 				a.addedRun(r.parts[i:i+n], r.offs[i:i+n], int(r.ends[i+n-1]-begin))
 			}
 			if err == nil {
@@ -163,9 +174,38 @@ func (r *fastReader) decode(i, j int) error {
 			a.parseFailed(r.parts[k], r.offs[k], err)
 			continue
 		}
+		r.appendKeys(k, k+1)
 		a.added(r.parts[k], r.offs[k], len(msg))
 	}
 	return nil
+}
+
+// appendKeys adds the keys and headers of drained messages [i, j), whose
+// value rows were just appended, when the read is keyed.
+func (r *fastReader) appendKeys(i, j int) {
+	if r.keys == nil {
+		return
+	}
+	kfrom, hfrom := uint32(0), uint32(0)
+	if i > 0 {
+		kfrom, hfrom = r.kends[i-1], r.hends[i-1]
+	}
+	for k := i; k < j; k++ {
+		if r.knulls[k] {
+			r.keys.Append(nil)
+		} else {
+			r.keys.Append(r.kbuf[kfrom:r.kends[k]])
+		}
+		hs := drain.HeadersOf(r.hbuf[hfrom:r.hends[k]])
+		for {
+			name, value, ok := hs.Next()
+			if !ok {
+				break
+			}
+			r.keys.AppendHeaderBytes(name, value)
+		}
+		kfrom, hfrom = r.kends[k], r.hends[k]
+	}
 }
 
 // applyEOFs moves each partition's position to its EOF event's offset.
@@ -196,6 +236,9 @@ func (r *fastReader) drainOnce() error {
 		r.a.stats.ConsumerErrors += int64(nerr)
 	}
 	r.buf, r.ends, r.parts, r.offs, r.nulls = r.dr.Views()
+	if r.keys != nil {
+		r.kbuf, r.kends, r.knulls, r.hbuf, r.hends = r.dr.KeyViews()
+	}
 	r.eofs = r.dr.EOFs()
 	r.i = 0
 	if n == 0 && len(r.eofs) == 0 {
@@ -229,7 +272,11 @@ func (r *fastReader) Assertions() (consume.Assertions, error) { return r.rdk.ass
 
 func (r *fastReader) Close() error {
 	r.col.Release()
+	if r.keys != nil {
+		r.keys.Release()
+	}
 	r.dr.Close()
 	r.buf, r.ends, r.parts, r.offs, r.nulls, r.eofs = nil, nil, nil, nil, nil, nil
+	r.kbuf, r.kends, r.knulls, r.hbuf, r.hends = nil, nil, nil, nil, nil
 	return r.rdk.c.Close()
 }

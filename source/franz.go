@@ -24,6 +24,7 @@ type franzReader struct {
 	cfg     *Config
 	cl      *kgo.Client
 	col     workloads.Columnar
+	keys    *workloads.KeyColumns // nil unless Config.Keys
 	a       *assembler
 	fetches kgo.Fetches
 	iter    *kgo.FetchesRecordIter
@@ -86,8 +87,9 @@ func openFranz(ctx context.Context, cfg *Config) (*franzReader, error) {
 	}
 	return &franzReader{
 		cfg: cfg, cl: cl,
-		col: cfg.Codec.NewColumnar(cfg.Mem),
-		a:   a,
+		col:  cfg.Codec.NewColumnar(cfg.Mem),
+		keys: keyColumns(cfg),
+		a:    a,
 	}, nil
 }
 
@@ -105,11 +107,11 @@ func (r *franzReader) Next(ctx context.Context) (*consume.Batch, error) {
 			if err := r.controls(); err != nil {
 				return nil, err
 			}
-			return a.emit(r.col.NewRecordBatch()), nil
+			return a.emit(keyedBatch(r.col.NewRecordBatch(), r.keys)), nil
 		}
 		if a.done() {
 			if a.rows() > 0 {
-				return a.emit(r.col.NewRecordBatch()), nil
+				return a.emit(keyedBatch(r.col.NewRecordBatch(), r.keys)), nil
 			}
 			return nil, io.EOF
 		}
@@ -132,6 +134,7 @@ func (r *franzReader) take(rec *kgo.Record) error {
 	}
 	if rec.Value == nil { // a tombstone; an empty value is not nil
 		r.col.AppendNull()
+		r.appendKey(rec)
 		a.addedNull(rec.Partition, rec.Offset)
 		return nil
 	}
@@ -142,8 +145,20 @@ func (r *franzReader) take(rec *kgo.Record) error {
 		a.parseFailed(rec.Partition, rec.Offset, err)
 		return nil
 	}
+	r.appendKey(rec)
 	a.added(rec.Partition, rec.Offset, len(rec.Value))
 	return nil
+}
+
+// appendKey adds a row's key and headers when the read is keyed.
+func (r *franzReader) appendKey(rec *kgo.Record) {
+	if r.keys == nil {
+		return
+	}
+	r.keys.Append(rec.Key)
+	for _, h := range rec.Headers {
+		r.keys.AppendHeader(h.Key, h.Value)
+	}
 }
 
 // pending reports whether fetched records are left; next returns the next
@@ -257,6 +272,9 @@ func (r *franzReader) Assertions() (consume.Assertions, error) {
 
 func (r *franzReader) Close() error {
 	r.col.Release()
+	if r.keys != nil {
+		r.keys.Release()
+	}
 	r.cl.Close()
 	return nil
 }

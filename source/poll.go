@@ -25,9 +25,9 @@ type pollReader struct {
 
 // pollDecoder is the per-path half of a Poll reader: take one record,
 // build the taken records into the batch's rows, and hand the rows over as
-// a record batch.
+// a record batch (with the key and headers columns when keyed).
 type pollDecoder interface {
-	take(a *assembler, p int32, off int64, value []byte) error
+	take(a *assembler, p int32, off int64, m *kafka.Message) error
 	// pending is the records taken and not built yet; build adds them to
 	// the batch (a record that does not parse adds no row).
 	pending() int
@@ -92,7 +92,7 @@ func (r *pollReader) Next(ctx context.Context) (*consume.Batch, error) {
 				return nil, err
 			}
 			if ok {
-				if err := r.dec.take(a, p, off, e.Value); err != nil {
+				if err := r.dec.take(a, p, off, e); err != nil {
 					return nil, err
 				}
 			}
@@ -150,12 +150,20 @@ type shallowDecoder struct {
 	values [][]byte
 	parts  []int32
 	offs   []int64
+	// keyed reads only (keys not nil): the messages' keys and headers
+	keys  *workloads.KeyColumns
+	mkeys [][]byte
+	mhdrs [][]kafka.Header
 }
 
-func (d *shallowDecoder) take(_ *assembler, p int32, off int64, v []byte) error {
-	d.values = append(d.values, v)
+func (d *shallowDecoder) take(_ *assembler, p int32, off int64, m *kafka.Message) error {
+	d.values = append(d.values, m.Value)
 	d.parts = append(d.parts, p)
 	d.offs = append(d.offs, off)
+	if d.keys != nil {
+		d.mkeys = append(d.mkeys, m.Key)
+		d.mhdrs = append(d.mhdrs, m.Headers)
+	}
 	return nil
 }
 
@@ -165,6 +173,7 @@ func (d *shallowDecoder) build(a *assembler) error {
 	for i, v := range d.values {
 		if v == nil { // a tombstone; an empty value is not nil
 			d.col.AppendNull()
+			d.appendKey(i)
 			a.addedNull(d.parts[i], d.offs[i])
 			continue
 		}
@@ -175,16 +184,44 @@ func (d *shallowDecoder) build(a *assembler) error {
 			a.parseFailed(d.parts[i], d.offs[i], err)
 			continue
 		}
+		d.appendKey(i)
 		a.added(d.parts[i], d.offs[i], len(v))
 	}
 	clear(d.values) // drop references so the payloads can be collected
 	d.values, d.parts, d.offs = d.values[:0], d.parts[:0], d.offs[:0]
+	if d.keys != nil {
+		clear(d.mkeys)
+		clear(d.mhdrs)
+		d.mkeys, d.mhdrs = d.mkeys[:0], d.mhdrs[:0]
+	}
 	return nil
 }
 
-func (d *shallowDecoder) record() arrow.RecordBatch { return d.col.NewRecordBatch() }
+// appendKey adds taken record i's key and headers when the read is keyed.
+func (d *shallowDecoder) appendKey(i int) {
+	if d.keys != nil {
+		appendMessageKey(d.keys, d.mkeys[i], d.mhdrs[i])
+	}
+}
 
-func (d *shallowDecoder) release() { d.col.Release() }
+func (d *shallowDecoder) record() arrow.RecordBatch {
+	return keyedBatch(d.col.NewRecordBatch(), d.keys)
+}
+
+func (d *shallowDecoder) release() {
+	d.col.Release()
+	if d.keys != nil {
+		d.keys.Release()
+	}
+}
+
+// appendMessageKey adds a confluent-kafka-go message's key and headers.
+func appendMessageKey(k *workloads.KeyColumns, key []byte, hdrs []kafka.Header) {
+	k.Append(key)
+	for _, h := range hdrs {
+		k.AppendHeader(h.Key, h.Value)
+	}
+}
 
 // rowwiseDecoder decodes every record into a Go row as it arrives, then
 // transposes the batch's rows into Arrow.
@@ -196,30 +233,33 @@ type rowwiseDecoder struct {
 	offs  []int64
 	sizes []int
 	nulls []bool // a tombstone's row stays zero and is added as all-null
+	// keyed reads only (keys not nil): the rows' keys and headers
+	keys  *workloads.KeyColumns
+	mkeys [][]byte
+	mhdrs [][]kafka.Header
 }
 
-func (d *rowwiseDecoder) take(a *assembler, p int32, off int64, v []byte) error {
+func (d *rowwiseDecoder) take(a *assembler, p int32, off int64, m *kafka.Message) error {
 	var row workloads.Row
-	if v == nil { // a tombstone; an empty value is not nil
-		d.rows = append(d.rows, row)
-		d.parts = append(d.parts, p)
-		d.offs = append(d.offs, off)
-		d.sizes = append(d.sizes, 0)
-		d.nulls = append(d.nulls, true)
-		return nil
-	}
-	if err := d.codec.DecodeRow(v, &row); err != nil {
-		if !errors.Is(err, workloads.ErrParse) {
-			return err
+	v := m.Value
+	if v != nil { // a tombstone's row stays zero; an empty value is not nil
+		if err := d.codec.DecodeRow(v, &row); err != nil {
+			if !errors.Is(err, workloads.ErrParse) {
+				return err
+			}
+			a.parseFailed(p, off, err)
+			return nil
 		}
-		a.parseFailed(p, off, err)
-		return nil
 	}
 	d.rows = append(d.rows, row)
 	d.parts = append(d.parts, p)
 	d.offs = append(d.offs, off)
 	d.sizes = append(d.sizes, len(v))
-	d.nulls = append(d.nulls, false)
+	d.nulls = append(d.nulls, v == nil)
+	if d.keys != nil {
+		d.mkeys = append(d.mkeys, m.Key)
+		d.mhdrs = append(d.mhdrs, m.Headers)
+	}
 	return nil
 }
 
@@ -227,6 +267,9 @@ func (d *rowwiseDecoder) pending() int { return len(d.rows) }
 
 func (d *rowwiseDecoder) build(a *assembler) error {
 	for i := range d.rows {
+		if d.keys != nil {
+			appendMessageKey(d.keys, d.mkeys[i], d.mhdrs[i])
+		}
 		if d.nulls[i] {
 			d.rb.AddNull()
 			a.addedNull(d.parts[i], d.offs[i])
@@ -237,9 +280,21 @@ func (d *rowwiseDecoder) build(a *assembler) error {
 	}
 	clear(d.rows)
 	d.rows, d.parts, d.offs, d.sizes, d.nulls = d.rows[:0], d.parts[:0], d.offs[:0], d.sizes[:0], d.nulls[:0]
+	if d.keys != nil {
+		clear(d.mkeys)
+		clear(d.mhdrs)
+		d.mkeys, d.mhdrs = d.mkeys[:0], d.mhdrs[:0]
+	}
 	return nil
 }
 
-func (d *rowwiseDecoder) record() arrow.RecordBatch { return d.rb.NewRecordBatch() }
+func (d *rowwiseDecoder) record() arrow.RecordBatch {
+	return keyedBatch(d.rb.NewRecordBatch(), d.keys)
+}
 
-func (d *rowwiseDecoder) release() { d.rb.Release() }
+func (d *rowwiseDecoder) release() {
+	d.rb.Release()
+	if d.keys != nil {
+		d.keys.Release()
+	}
+}

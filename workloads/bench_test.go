@@ -3,6 +3,7 @@ package workloads
 import (
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
@@ -135,6 +136,61 @@ func BenchmarkParse(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
+		})
+	}
+}
+
+// BenchmarkKeyColumns is the cost a keyed read adds per row: appending a
+// record's key and two headers, and BatchChecksum of a keyed batch minus
+// that of its value columns (side=checksum-keyed vs side=checksum-values).
+func BenchmarkKeyColumns(b *testing.B) {
+	c := mustCodec(b, FormatRaw, "bid")
+	cp := NewCorpus(c.Schema(), c, 42, benchBatch, Keys())
+	keys := make([][]byte, benchBatch)
+	hdrs := make([][]Header, benchBatch)
+	for i := range keys {
+		keys[i], hdrs[i] = cp.Key(nil, i), cp.Headers(nil, i)
+	}
+	mem := memory.NewGoAllocator()
+	k := NewKeyColumns(mem)
+	defer k.Release()
+	fill := func() {
+		for i := range keys {
+			k.Append(keys[i])
+			for _, h := range hdrs[i] {
+				k.AppendHeader(h.Key, h.Value)
+			}
+		}
+	}
+	b.Run("side=append", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			fill()
+			key, h := k.NewColumns()
+			key.Release()
+			h.Release()
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/benchBatch, "ns/row")
+	})
+	msgs := make([][]byte, benchBatch)
+	for i := range msgs {
+		msgs[i] = cp.Message(nil, i)
+	}
+	values := decodeAll(b, c, mem, msgs)
+	values.Retain()
+	fill()
+	rec := k.Attach(values)
+	defer rec.Release()
+	defer values.Release()
+	for _, side := range []struct {
+		name string
+		rec  arrow.RecordBatch
+	}{{"checksum-values", values}, {"checksum-keyed", rec}} {
+		b.Run("side="+side.name, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				BatchChecksum(side.rec)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/benchBatch, "ns/row")
 		})
 	}
 }

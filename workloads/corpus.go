@@ -17,6 +17,7 @@ type Corpus struct {
 	count  int
 	size   int       // ValueSize, 0 for the natural ~100 B records
 	pad    int       // letters added to every record's extra field
+	keyed  bool      // records carry a key and headers (Keys)
 	states sync.Pool // *genState
 }
 
@@ -74,12 +75,16 @@ func (c *Corpus) Seed() uint64 { return c.seed }
 // Codec is the corpus's codec.
 func (c *Corpus) Codec() Codec { return c.codec }
 
-// ID identifies (schema, format, seed, count) in a form fit for a Kafka topic
-// name, e.g. "bid-json-s42-n2000000".
+// ID identifies (schema, format, seed, count, value size, keys) in a form
+// fit for a Kafka topic name, e.g. "bid-json-s42-n2000000", or
+// "bid-json-s42-n2000000-v1024-keys" for ~1 KiB keyed records.
 func (c *Corpus) ID() string {
 	id := fmt.Sprintf("%s-%s-s%d-n%d", c.schema.Name, c.codec.Format(), c.seed, c.count)
 	if c.size > 0 {
 		id += fmt.Sprintf("-v%d", c.size)
+	}
+	if c.keyed {
+		id += "-keys"
 	}
 	return id
 }
@@ -107,7 +112,9 @@ func (c *Corpus) Message(dst []byte, i int) []byte {
 	return c.codec.Encode(dst, &st.row)
 }
 
-// Hash is the row hash (see RowHash) that decoding message i gives.
+// Hash is the row hash (see RowHash) that decoding message i gives; for a
+// keyed corpus, of the decoded row with its key and headers columns
+// (KeyedSchema).
 func (c *Corpus) Hash(i int) uint64 {
 	st := c.get()
 	defer c.states.Put(st)
@@ -132,7 +139,11 @@ func (c *Corpus) hash(i int, st *genState) uint64 {
 		st.enc = c.json.Encode(st.enc[:0], &st.row)
 		st.row.Payload = st.enc
 	}
-	return HashRow(c.schema, &st.row)
+	if !c.keyed {
+		return HashRow(c.schema, &st.row)
+	}
+	h := foldRow(rowSeed(len(c.schema.cols)+2), c.schema, &st.row)
+	return avalanche(c.keyHashes(h, i))
 }
 
 func (c *Corpus) get() *genState { return c.states.Get().(*genState) }

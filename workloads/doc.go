@@ -17,6 +17,12 @@
 // BatchChecksum against the checksum of the records it covers (Corpus.Checksum,
 // or O(1) from the precomputed Corpus.Hashes inside a measured loop).
 //
+// A keyed corpus (Keys, a cell's keys=on) gives every record a Kafka key
+// and two headers besides its value; the paths read them into a key and a
+// headers column after the value columns (KeyedSchema, KeyColumns), and
+// the row hashes cover them (Corpus.Hash, Corpus.NullHash for a tombstone,
+// which keeps its key and headers).
+//
 // The package knows nothing of Kafka, processes or results, uses no cgo,
 // and never panics on message bytes: a bad message is an error wrapping
 // ErrParse and appends nothing.

@@ -70,13 +70,15 @@ type span struct{ from, to int }
 // row's strings point into st.buf (valid until the next call); without, they
 // share one freshly allocated string.
 func generate(s *Schema, seed uint64, i, pad int, st *genState, alias bool) {
-	g := rng{x: splitmix(seed ^ splitmix(uint64(i)+0x632BE59BD9B4E019))}
+	g := recordRNG(seed, i)
 	r := &st.row
 	*r = Row{}
 	b := st.buf[:0]
 	var sp [8]span
 	mark := func(k int, from int) { sp[k] = span{from, len(b)} }
 
+	// auction and bidder are the stream's first two draws: bidderOf
+	// repeats them without generating the rest of the record
 	r.Auction = 1000 + int64(i/10) + int64(g.below(50))
 	r.Bidder = 1000 + int64(g.below(100000))
 	r.Price = randPrice(&g)
@@ -148,6 +150,19 @@ func generate(s *Schema, seed uint64, i, pad int, st *genState, alias bool) {
 	if wide {
 		r.ItemName, r.City, r.State, r.Email = sub(3), sub(4), sub(5), sub(6)
 	}
+}
+
+// recordRNG is the stream record i of seed is generated from.
+func recordRNG(seed uint64, i int) rng {
+	return rng{x: splitmix(seed ^ splitmix(uint64(i)+0x632BE59BD9B4E019))}
+}
+
+// bidderOf is record i's bidder, as generate draws it, without the rest
+// of the record.
+func bidderOf(seed uint64, i int) int64 {
+	g := recordRNG(seed, i)
+	g.below(50) // the auction's draw
+	return 1000 + int64(g.below(100000))
 }
 
 // randPrice is a log-uniform price in cents from 1 to 999,999.

@@ -76,7 +76,12 @@ func hashString(s string) uint64 {
 // HashRow is the hash of a Go row under schema s; it equals RowHash of the
 // same row in Arrow. For a raw schema it hashes r.Payload only.
 func HashRow(s *Schema, r *Row) uint64 {
-	h := rowSeed(len(s.cols))
+	return avalanche(foldRow(rowSeed(len(s.cols)), s, r))
+}
+
+// foldRow folds the values of r's columns under s into the row hash
+// state h.
+func foldRow(h uint64, s *Schema, r *Row) uint64 {
 	for _, c := range s.cols {
 		switch c.kind {
 		case kindInt64, kindTimestamp:
@@ -87,10 +92,11 @@ func HashRow(s *Schema, r *Row) uint64 {
 			h = fold(h, hashBytes(r.Payload))
 		}
 	}
-	return avalanche(h)
+	return h
 }
 
-// NullRowHash is RowHash of a tombstone's all-null row under schema s.
+// NullRowHash is RowHash of a tombstone's all-null row under schema s
+// (a keyed corpus's tombstone keeps its key and headers: Corpus.NullHash).
 func NullRowHash(s *Schema) uint64 {
 	h := rowSeed(len(s.cols))
 	for range s.cols {
@@ -99,8 +105,10 @@ func NullRowHash(s *Schema) uint64 {
 	return avalanche(h)
 }
 
-// RowHash is the hash of row i of rec. Columns of types the schemas do not
-// use hash as a constant.
+// RowHash is the hash of row i of rec. A list value hashes its items in
+// order and a struct value its fields (the headers column of a keyed
+// batch, KeyedSchema); columns of types the lab does not use hash as a
+// constant.
 func RowHash(rec arrow.RecordBatch, i int) uint64 {
 	cols := rec.Columns()
 	h := rowSeed(len(cols))
@@ -123,9 +131,28 @@ func valueHash(col arrow.Array, i int) uint64 {
 		return hashString(a.Value(i))
 	case *array.Binary:
 		return hashBytes(a.Value(i))
+	case *array.List:
+		from, to := a.ValueOffsets(i)
+		items := a.ListValues()
+		h := listSeed(int(to - from))
+		for j := from; j < to; j++ {
+			h = fold(h, valueHash(items, int(j)))
+		}
+		return avalanche(h)
+	case *array.Struct:
+		h := structSeed(a.NumField())
+		for f := range a.NumField() {
+			h = fold(h, valueHash(a.Field(f), i))
+		}
+		return avalanche(h)
 	}
 	return 0
 }
+
+// listSeed starts the hash of a list of n items; structSeed that of a
+// struct of n fields.
+func listSeed(n int) uint64   { return hp4 ^ uint64(n)*hp1 }
+func structSeed(n int) uint64 { return hp3 ^ uint64(n)*hp2 }
 
 // BatchChecksum is the wrapping sum of RowHash over every row of rec. It
 // works column by column, which is several times faster than calling
@@ -183,9 +210,89 @@ func foldColumn(st []uint64, col arrow.Array) {
 		for i := range st {
 			st[i] = fold(st[i], hashBytes(a.Value(i)))
 		}
-	default:
+	case *array.List:
+		foldList(st, a)
+	default: // unknown types hash as 0 (valueHash)
 		for i := range st {
-			st[i] = fold(st[i], 0)
+			st[i] = fold(st[i], valueHash(col, i))
+		}
+	}
+}
+
+// foldList folds a list column (a keyed batch's headers) into the row
+// states: every row's value is valueHash's, but the items are hashed
+// column by column first, not one interface call per item and field.
+func foldList(st []uint64, a *array.List) {
+	off := a.Data().Offset()
+	offs := a.Offsets()[off : off+len(st)+1]
+	from, to := int(offs[0]), int(offs[len(st)])
+	sp := statePool.Get().(*[]uint64)
+	defer statePool.Put(sp)
+	if cap(*sp) < to-from {
+		*sp = make([]uint64, to-from)
+	}
+	items := (*sp)[:to-from]
+	hashItems(items, a.ListValues(), from)
+	for i := range st {
+		if a.IsNull(i) {
+			st[i] = fold(st[i], hashNull)
+			continue
+		}
+		h := listSeed(int(offs[i+1] - offs[i]))
+		for _, ih := range items[int(offs[i])-from : int(offs[i+1])-from] {
+			h = fold(h, ih)
+		}
+		st[i] = fold(st[i], avalanche(h))
+	}
+}
+
+// hashItems sets dst[j] to valueHash(col, from+j): a struct's fields
+// column by column, the lab's value types directly, anything else one by
+// one.
+func hashItems(dst []uint64, col arrow.Array, from int) {
+	nulls := col.NullN() > 0
+	switch a := col.(type) {
+	case *array.Struct:
+		for j := range dst {
+			dst[j] = structSeed(a.NumField())
+		}
+		sp := statePool.Get().(*[]uint64)
+		defer statePool.Put(sp)
+		if cap(*sp) < len(dst) {
+			*sp = make([]uint64, len(dst))
+		}
+		fh := (*sp)[:len(dst)]
+		for f := range a.NumField() {
+			hashItems(fh, a.Field(f), from)
+			for j := range dst {
+				dst[j] = fold(dst[j], fh[j])
+			}
+		}
+		for j := range dst {
+			dst[j] = avalanche(dst[j])
+			if nulls && a.IsNull(from+j) {
+				dst[j] = hashNull
+			}
+		}
+	case *array.String:
+		for j := range dst {
+			if nulls && a.IsNull(from+j) {
+				dst[j] = hashNull
+			} else {
+				dst[j] = hashString(a.Value(from + j))
+			}
+		}
+	case *array.Binary:
+		for j := range dst {
+			if nulls && a.IsNull(from+j) {
+				dst[j] = hashNull
+			} else {
+				dst[j] = hashBytes(a.Value(from + j))
+			}
+		}
+	default:
+		for j := range dst {
+			dst[j] = valueHash(col, from+j)
 		}
 	}
 }

@@ -252,12 +252,17 @@ func ShapeOf(c cell.Cell) Shape {
 	}
 }
 
-// CorpusOptsOf are the corpus options a cell names (its record size).
+// CorpusOptsOf are the corpus options a cell names: its record size, and
+// keys and headers for keys=on.
 func CorpusOptsOf(c cell.Cell) []CorpusOpt {
-	if c.Size == 0 {
-		return nil
+	var opts []CorpusOpt
+	if c.Size != 0 {
+		opts = append(opts, ValueSize(c.Size))
 	}
-	return []CorpusOpt{ValueSize(c.Size)}
+	if c.Keys {
+		opts = append(opts, Keys())
+	}
+	return opts
 }
 
 func b2i(b bool) int {

@@ -44,7 +44,7 @@ func runReader(ctx context.Context, c *rungargs.Cell, mem *countingAllocator, t 
 	r, err := source.Open(ctx, source.Config{
 		Path: consume.Path(c.Path), Bootstrap: c.Bootstrap, Props: c.Props, Topic: c.Topic,
 		Partitions: c.Partitions, Start: restored.Start, Stop: stop, Batch: c.Batch, CRC: c.CRC,
-		Codec: t.codec, Mem: mem, Timeout: stallTimeout(c.Timeout),
+		Keys: c.Keys, Codec: t.codec, Mem: mem, Timeout: stallTimeout(c.Timeout),
 	})
 	if err != nil {
 		return err

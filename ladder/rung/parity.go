@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/twmb/franz-go/pkg/kgo"
+
 	"github.com/fastpathlab/fplab/clusters"
 	"github.com/fastpathlab/fplab/ladder/rungargs"
 	"github.com/fastpathlab/fplab/results"
@@ -39,7 +41,7 @@ func runCase(ctx context.Context, c *rungargs.Cell, b Build, cl clusters.Cluster
 	start, stop := t.layout.Bounds()
 	cfg := source.Config{
 		Path: consume.Path(c.Path), Bootstrap: c.Bootstrap, Props: c.Props, Topic: c.Topic,
-		Partitions: c.Partitions, Batch: c.Batch, CRC: c.CRC,
+		Partitions: c.Partitions, Batch: c.Batch, CRC: c.CRC, Keys: c.Keys,
 		Codec: t.codec, Mem: mem, Timeout: stallTimeout(c.Timeout),
 	}
 	appendAfterOpen := false
@@ -161,16 +163,23 @@ func firstLine(s string) string {
 }
 
 // appendCopies appends copies of the corpus's first records to every
-// partition: valid records, at offsets past the captured stop.
+// partition: valid records, at offsets past the captured stop, with their
+// keys and headers when the corpus is keyed.
 func appendCopies(ctx context.Context, cl clusters.Cluster, c *rungargs.Cell, t *target) error {
 	corpus := t.corpus
+	n := corpus.Count()
 	values := make(map[int32][][]byte, c.Partitions)
 	for p := range c.Partitions {
 		for i := range appendedPerPartition {
-			values[int32(p)] = append(values[int32(p)], corpus.Message(nil, i%corpus.Count()))
+			values[int32(p)] = append(values[int32(p)], corpus.Message(nil, i%n))
 		}
 	}
-	if err := clusters.Append(ctx, cl, c.Topic, values, clusters.WithCompression(c.Value(cell.Compression))); err != nil {
+	opts := []clusters.LoadOpt{clusters.WithCompression(c.Value(cell.Compression))}
+	if keys := clusters.KeysOf(corpus); keys != nil {
+		// the copy at index i is record i%n, key and headers included
+		opts = append(opts, clusters.WithRecordMeta(func(i int, r *kgo.Record) { keys(i%n, r) }))
+	}
+	if err := clusters.Append(ctx, cl, c.Topic, values, opts...); err != nil {
 		return fmt.Errorf("rung: case=%s: %w", cell.CaseAppended, err)
 	}
 	return nil

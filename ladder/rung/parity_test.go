@@ -18,14 +18,18 @@ import (
 	"github.com/fastpathlab/fplab/workloads"
 )
 
-// shapedTopics loads, once per shape, the corpus of testCell laid out by
-// the shape's layout into a topic of its own, as the ladder does.
+// shapedTopics loads, once per shape, the corpus of testCell (keyed for
+// keys=on) laid out by the shape's layout into a topic of its own, as the
+// ladder does.
 var shapedTopics sync.Map // topic -> error
 
 func shapedTopic(t *testing.T, c rungargs.Cell) string {
 	t.Helper()
 	sh := workloads.ShapeOf(c.Cell)
-	topic := fmt.Sprintf("%s-n%g-txn%v-e%d-u%v", c.Topic, sh.Nulls, sh.Txn, sh.Empty, sh.Uneven)
+	s, _ := workloads.SchemaByName(c.Schema)
+	codec, _ := workloads.NewCodec(workloads.Format(c.Format), s)
+	corpus := workloads.NewCorpus(s, codec, c.Seed, c.Records, workloads.CorpusOptsOf(c.Cell)...)
+	topic := fmt.Sprintf("%s-n%g-txn%v-e%d-u%v", corpus.ID(), sh.Nulls, sh.Txn, sh.Empty, sh.Uneven)
 	if c.Case == cell.CaseDeleted || c.Case == cell.CaseAppended {
 		topic += "-" + c.Case
 	}
@@ -33,9 +37,6 @@ func shapedTopic(t *testing.T, c rungargs.Cell) string {
 	once := v.(*sync.Once)
 	var err error
 	once.Do(func() {
-		s, _ := workloads.SchemaByName(c.Schema)
-		codec, _ := workloads.NewCodec(workloads.Format(c.Format), s)
-		corpus := workloads.NewCorpus(s, codec, c.Seed, c.Records)
 		l, lerr := workloads.NewLayout(c.Seed, c.Records, c.Partitions, sh)
 		if lerr != nil {
 			err = lerr
@@ -44,7 +45,8 @@ func shapedTopic(t *testing.T, c rungargs.Cell) string {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
 		cl := clusters.Cluster{Bootstrap: c.Bootstrap}
-		if _, err = clusters.Load(ctx, cl, topic, c.Partitions, c.Records, corpus.Message, clusters.WithLayout(l)); err != nil {
+		if _, err = clusters.Load(ctx, cl, topic, c.Partitions, c.Records, corpus.Message,
+			clusters.WithLayout(l), clusters.WithKeys(corpus)); err != nil {
 			return
 		}
 		if c.Case == cell.CaseDeleted {

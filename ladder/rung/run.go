@@ -29,9 +29,6 @@ func Run(ctx context.Context, c rungargs.Cell, b Build, w io.Writer) error {
 	if err := b.check(); err != nil {
 		return err
 	}
-	if c.Keys {
-		return fmt.Errorf("rung: keys=on: no path reads keys and headers into columns yet")
-	}
 	ctx, cancel := context.WithTimeout(ctx, c.Timeout)
 	defer cancel()
 
@@ -144,8 +141,8 @@ func (m *measurement) metrics() []metric {
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1e3 }
 
-// target is what a cell reads: the corpus's codec and row hashes, placed
-// in the topic by its layout.
+// target is what a cell reads: the corpus's codec and row hashes (keyed
+// rows' for keys=on), placed in the topic by its layout.
 type target struct {
 	corpus   *workloads.Corpus
 	codec    workloads.Codec
@@ -154,14 +151,14 @@ type target struct {
 }
 
 func (t *target) verifier(batch int) *verifier {
-	return newVerifier(batch, t.layout, t.codec.Schema(), t.expected)
+	return newVerifier(batch, t.layout, t.corpus.NullHash, t.expected)
 }
 
 func measure(ctx context.Context, c *rungargs.Cell, mem *countingAllocator, t *target) (*measurement, error) {
 	t0 := time.Now()
 	r, err := source.Open(ctx, source.Config{
 		Path: consume.Path(c.Path), Bootstrap: c.Bootstrap, Props: c.Props, Topic: c.Topic,
-		Partitions: c.Partitions, Batch: c.Batch, CRC: c.CRC,
+		Partitions: c.Partitions, Batch: c.Batch, CRC: c.CRC, Keys: c.Keys,
 		Codec: t.codec, Mem: mem, Timeout: stallTimeout(c.Timeout),
 	})
 	if err != nil {

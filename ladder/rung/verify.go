@@ -16,11 +16,12 @@ import (
 // batch), that each row's position holds a committed record (never a
 // control record, an aborted record or a position past the corpus), that
 // positions rise within each partition, and a checksum of the decoded
-// columns against the generator's (a tombstone's is NullRowHash).
+// columns against the generator's (a tombstone's is the corpus's
+// NullHash: null value columns, and a keyed corpus's key and headers).
 type verifier struct {
 	batch      int
 	partitions int
-	expected   []uint64 // by corpus index, tombstones as NullRowHash
+	expected   []uint64 // by corpus index, tombstones as their NullHash
 	layout     *workloads.Layout
 	clean      bool   // round-robin, no transactions: index = off*P + p
 	aborted    []bool // by corpus index; nil without transactions
@@ -33,8 +34,9 @@ type verifier struct {
 }
 
 // newVerifier verifies against expected (the corpus's row hashes) placed by
-// layout; tombstones' hashes are replaced by NullRowHash here.
-func newVerifier(batch int, l *workloads.Layout, schema *workloads.Schema, expected []uint64) *verifier {
+// layout; tombstones' hashes are replaced by null(i) here (the corpus's
+// NullHash).
+func newVerifier(batch int, l *workloads.Layout, null func(i int) uint64, expected []uint64) *verifier {
 	v := &verifier{batch: batch, partitions: l.Partitions(), expected: expected, layout: l,
 		clean: l.Shape() == workloads.Shape{}, last: make([]int64, l.Partitions())}
 	for p := range v.last {
@@ -42,10 +44,9 @@ func newVerifier(batch int, l *workloads.Layout, schema *workloads.Schema, expec
 	}
 	if l.Shape().Nulls > 0 {
 		v.expected = append([]uint64(nil), expected...)
-		null := workloads.NullRowHash(schema)
 		for i := range v.expected {
 			if l.Null(i) {
-				v.expected[i] = null
+				v.expected[i] = null(i)
 			}
 		}
 	}
@@ -117,8 +118,9 @@ func (v *verifier) check(b *consume.Batch) error {
 	return nil
 }
 
-// nullRows counts a batch's all-null rows (tombstones): the first column is
-// null only in them.
+// nullRows counts a batch's tombstone rows: the first column is null only
+// in them (the value columns come first; a keyed tombstone keeps its key
+// and headers).
 func nullRows(b *consume.Batch) int {
 	if b.Rec.NumCols() == 0 {
 		return 0

@@ -10,7 +10,11 @@
 // callback), with per-message end offset, partition, offset and null-value
 // arrays that Views exposes to Go without a copy. A null value (a
 // tombstone, payload NULL) is flagged and adds no byte; an empty value is
-// not null. What else the queue brings is kept apart: partition-EOF events
+// not null. A keyed drain (New with keys) also copies every message's key
+// and headers (rd_kafka_message_headers, rd_kafka_header_get_all) into two
+// more buffers with per-message ends and a null-key flag (KeyViews,
+// Headers); an unkeyed one never asks for headers. What else the queue
+// brings is kept apart: partition-EOF events
 // (the consumer's position, EOFs) and consumer errors with their partition,
 // offset and text (Errs). Conf reads a property back from the
 // running client (rd_kafka_conf_get), which is how every librdkafka path

@@ -3,7 +3,7 @@
 
 #include "drain.h"
 
-fpl_drain *fpl_drain_new(int capn, size_t cap) {
+fpl_drain *fpl_drain_new(int capn, size_t cap, int keys) {
 	fpl_drain *d = calloc(1, sizeof *d);
 	if (!d)
 		return NULL;
@@ -14,7 +14,20 @@ fpl_drain *fpl_drain_new(int capn, size_t cap) {
 	d->parts = malloc(sizeof *d->parts * (size_t)capn);
 	d->offs = malloc(sizeof *d->offs * (size_t)capn);
 	d->nulls = malloc(sizeof *d->nulls * (size_t)capn);
-	if (!d->buf || !d->ends || !d->parts || !d->offs || !d->nulls) {
+	int ok = d->buf && d->ends && d->parts && d->offs && d->nulls;
+	if (keys) {
+		/* keys of about 16 bytes, two headers of about 32 */
+		d->keys = 1;
+		d->kcap = (size_t)capn * 16;
+		d->hcap = (size_t)capn * 32;
+		d->kbuf = malloc(d->kcap);
+		d->kends = malloc(sizeof *d->kends * (size_t)capn);
+		d->knulls = malloc(sizeof *d->knulls * (size_t)capn);
+		d->hbuf = malloc(d->hcap);
+		d->hends = malloc(sizeof *d->hends * (size_t)capn);
+		ok = ok && d->kbuf && d->kends && d->knulls && d->hbuf && d->hends;
+	}
+	if (!ok) {
 		fpl_drain_free(d);
 		return NULL;
 	}
@@ -31,40 +44,109 @@ void fpl_drain_free(fpl_drain *d) {
 	free(d->nulls);
 	free(d->eofs);
 	free(d->errv);
+	free(d->kbuf);
+	free(d->kends);
+	free(d->knulls);
+	free(d->hbuf);
+	free(d->hends);
 	free(d);
 }
 
-/* grow_index, grow and the event growers return FPL_DRAIN_OK or
+/* grow_array reallocates *p to n elements of size each; it leaves *p as it
+ * was and returns 0 if that fails. */
+static int grow_array(void **p, size_t n, size_t size) {
+	void *q = realloc(*p, n * size);
+	if (!q)
+		return 0;
+	*p = q;
+	return 1;
+}
+
+/* grow_index, grow_buf and the event growers return FPL_DRAIN_OK or
  * FPL_DRAIN_NOMEM. */
 static fpl_drain_fault grow_index(fpl_drain *d) {
-	int capn = d->capn ? d->capn * 2 : 1024;
-	uint32_t *ends = realloc(d->ends, sizeof *ends * (size_t)capn);
-	if (ends)
-		d->ends = ends;
-	int32_t *parts = realloc(d->parts, sizeof *parts * (size_t)capn);
-	if (parts)
-		d->parts = parts;
-	int64_t *offs = realloc(d->offs, sizeof *offs * (size_t)capn);
-	if (offs)
-		d->offs = offs;
-	unsigned char *nulls = realloc(d->nulls, sizeof *nulls * (size_t)capn);
-	if (nulls)
-		d->nulls = nulls;
-	if (!ends || !parts || !offs || !nulls)
+	size_t capn = d->capn ? (size_t)d->capn * 2 : 1024;
+	int ok = grow_array((void **)&d->ends, capn, sizeof *d->ends);
+	ok &= grow_array((void **)&d->parts, capn, sizeof *d->parts);
+	ok &= grow_array((void **)&d->offs, capn, sizeof *d->offs);
+	ok &= grow_array((void **)&d->nulls, capn, sizeof *d->nulls);
+	if (d->keys) {
+		ok &= grow_array((void **)&d->kends, capn, sizeof *d->kends);
+		ok &= grow_array((void **)&d->knulls, capn, sizeof *d->knulls);
+		ok &= grow_array((void **)&d->hends, capn, sizeof *d->hends);
+	}
+	if (!ok)
 		return FPL_DRAIN_NOMEM;
-	d->capn = capn;
+	d->capn = (int)capn;
 	return FPL_DRAIN_OK;
 }
 
-static fpl_drain_fault grow(fpl_drain *d, size_t need) {
-	size_t cap = d->cap ? d->cap : 4096;
-	while (cap < need)
-		cap *= 2;
-	unsigned char *b = realloc(d->buf, cap);
+/* grow_buf grows a byte buffer of capacity *cap to at least need bytes. */
+static fpl_drain_fault grow_buf(unsigned char **buf, size_t *cap, size_t need) {
+	size_t c = *cap ? *cap : 4096;
+	while (c < need)
+		c *= 2;
+	unsigned char *b = realloc(*buf, c);
 	if (!b)
 		return FPL_DRAIN_NOMEM;
-	d->buf = b;
-	d->cap = cap;
+	*buf = b;
+	*cap = c;
+	return FPL_DRAIN_OK;
+}
+
+static void put_u32(unsigned char *p, uint32_t v) { memcpy(p, &v, sizeof v); }
+
+/* take_meta keeps the key and headers of message d->n of a keyed drain:
+ * room for both is made before either is written. */
+static fpl_drain_fault take_meta(rd_kafka_message_t *m, const rd_kafka_headers_t *h, fpl_drain *d) {
+	size_t klen = m->key ? m->key_len : 0;
+	size_t kneed = d->klen + klen;
+	size_t cnt = h ? rd_kafka_header_cnt(h) : 0;
+	size_t hneed = d->hlen;
+	for (size_t i = 0; i < cnt; i++) {
+		const char *name;
+		const void *val;
+		size_t size;
+		if (rd_kafka_header_get_all(h, i, &name, &val, &size))
+			return FPL_DRAIN_BAD_HEADERS;
+		if (size >= FPL_DRAIN_NULL_VALUE)
+			return FPL_DRAIN_TOO_BIG;
+		hneed += 8 + strlen(name) + (val ? size : 0);
+	}
+	if (kneed > UINT32_MAX || hneed > UINT32_MAX)
+		return FPL_DRAIN_TOO_BIG;
+	fpl_drain_fault f;
+	if (kneed > d->kcap && (f = grow_buf(&d->kbuf, &d->kcap, kneed)) != FPL_DRAIN_OK)
+		return f;
+	if (hneed > d->hcap && (f = grow_buf(&d->hbuf, &d->hcap, hneed)) != FPL_DRAIN_OK)
+		return f;
+	if (klen)
+		memcpy(d->kbuf + d->klen, m->key, klen);
+	d->klen = kneed;
+	d->kends[d->n] = (uint32_t)kneed;
+	d->knulls[d->n] = m->key == NULL;
+	unsigned char *p = d->hbuf + d->hlen;
+	for (size_t i = 0; i < cnt; i++) {
+		const char *name;
+		const void *val;
+		size_t size;
+		rd_kafka_header_get_all(h, i, &name, &val, &size);
+		size_t nlen = strlen(name);
+		put_u32(p, (uint32_t)nlen);
+		memcpy(p + 4, name, nlen);
+		p += 4 + nlen;
+		if (!val) {
+			put_u32(p, FPL_DRAIN_NULL_VALUE);
+			p += 4;
+			continue;
+		}
+		put_u32(p, (uint32_t)size);
+		if (size)
+			memcpy(p + 4, val, size);
+		p += 4 + size;
+	}
+	d->hlen = hneed;
+	d->hends[d->n] = (uint32_t)hneed;
 	return FPL_DRAIN_OK;
 }
 
@@ -111,7 +193,15 @@ static void on_error(rd_kafka_message_t *m, fpl_drain *d) {
 	e->str[n] = 0;
 }
 
-void fpl_drain_take(rd_kafka_message_t *m, fpl_drain *d) {
+/* bad_headers notes which message's headers did not parse, and why. */
+static void bad_headers(fpl_drain *d, rd_kafka_message_t *m, int code) {
+	d->bad.code = code;
+	d->bad.partition = m->partition;
+	d->bad.offset = m->offset;
+	d->bad.str[0] = 0;
+}
+
+void fpl_drain_take(rd_kafka_message_t *m, const rd_kafka_headers_t *hdrs, fpl_drain *d) {
 	if (m->err == RD_KAFKA_RESP_ERR__PARTITION_EOF) {
 		if (d->fault != FPL_DRAIN_OK)
 			return;
@@ -140,8 +230,13 @@ void fpl_drain_take(rd_kafka_message_t *m, fpl_drain *d) {
 		d->fault = FPL_DRAIN_TOO_BIG;
 		return;
 	}
-	if (need > d->cap && (d->fault = grow(d, need)) != FPL_DRAIN_OK)
+	if (need > d->cap && (d->fault = grow_buf(&d->buf, &d->cap, need)) != FPL_DRAIN_OK)
 		return;
+	if (d->keys && (d->fault = take_meta(m, hdrs, d)) != FPL_DRAIN_OK) {
+		if (d->fault == FPL_DRAIN_BAD_HEADERS)
+			bad_headers(d, m, RD_KAFKA_RESP_ERR__BAD_MSG);
+		return;
+	}
 	if (len)
 		memcpy(d->buf + d->len, m->payload, len);
 	d->len = need;
@@ -152,7 +247,26 @@ void fpl_drain_take(rd_kafka_message_t *m, fpl_drain *d) {
 	d->n++;
 }
 
-static void on_message(rd_kafka_message_t *m, void *opaque) { fpl_drain_take(m, opaque); }
+static void on_message(rd_kafka_message_t *m, void *opaque) { fpl_drain_take(m, NULL, opaque); }
+
+/* on_message_keyed is a keyed drain's callback: it asks librdkafka for the
+ * message's headers (parsed on this first call) and takes the message with
+ * them. A message whose headers do not parse faults the drain. */
+static void on_message_keyed(rd_kafka_message_t *m, void *opaque) {
+	fpl_drain *d = opaque;
+	rd_kafka_headers_t *h = NULL;
+	if (!m->err && d->fault == FPL_DRAIN_OK) {
+		int e = rd_kafka_message_headers(m, &h);
+		if (e == RD_KAFKA_RESP_ERR__NOENT) {
+			h = NULL;
+		} else if (e) {
+			d->fault = FPL_DRAIN_BAD_HEADERS;
+			bad_headers(d, m, e);
+			return;
+		}
+	}
+	fpl_drain_take(m, h, d);
+}
 
 void fpl_drain_reset(fpl_drain *d) {
 	d->n = 0;
@@ -160,11 +274,13 @@ void fpl_drain_reset(fpl_drain *d) {
 	d->neof = 0;
 	d->errs = 0;
 	d->nerr = 0;
+	d->klen = 0;
+	d->hlen = 0;
 }
 
 int fpl_drain_run(rd_kafka_queue_t *q, int timeout_ms, fpl_drain *d) {
 	fpl_drain_reset(d);
-	return rd_kafka_consume_callback_queue(q, timeout_ms, on_message, d);
+	return rd_kafka_consume_callback_queue(q, timeout_ms, d->keys ? on_message_keyed : on_message, d);
 }
 
 rd_kafka_conf_res_t fpl_conf_get(rd_kafka_t *rk, const char *name, char *dst, size_t size) {

@@ -5,6 +5,7 @@ package drain
 import "C"
 
 import (
+	"encoding/binary"
 	"fmt"
 	"reflect"
 	"unsafe"
@@ -17,7 +18,12 @@ const (
 	faultNone   = C.FPL_DRAIN_OK
 	faultNoMem  = C.FPL_DRAIN_NOMEM
 	faultTooBig = C.FPL_DRAIN_TOO_BIG
+	faultBadHdr = C.FPL_DRAIN_BAD_HEADERS
 )
+
+// nullValue is the length that marks a null header value in the header
+// buffer (FPL_DRAIN_NULL_VALUE).
+const nullValue = C.FPL_DRAIN_NULL_VALUE
 
 // The results of rd_kafka_conf_get (rd_kafka_conf_res_t in rdk.h).
 const (
@@ -25,8 +31,12 @@ const (
 	confUnknown = C.RD_KAFKA_CONF_UNKNOWN
 )
 
-// The one error code the drain tells apart from the others (rdk.h).
-const errPartitionEOF = C.RD_KAFKA_RESP_ERR__PARTITION_EOF
+// The error codes the drain tells apart from the others (rdk.h).
+const (
+	errPartitionEOF = C.RD_KAFKA_RESP_ERR__PARTITION_EOF
+	errNoEnt        = C.RD_KAFKA_RESP_ERR__NOENT
+	errBadMsg       = C.RD_KAFKA_RESP_ERR__BAD_MSG
+)
 
 // Drain owns the C side of the fast path: the consumer queue of a
 // confluent-kafka-go consumer and the contiguous payload buffer.
@@ -90,13 +100,15 @@ func Conf(c *kafka.Consumer, name string) (string, error) {
 }
 
 // New attaches a drain to c's consumer queue, its buffers sized for batch
-// messages of 128 bytes (they grow to whatever one crossing brings).
-func New(c *kafka.Consumer, batch int) (*Drain, error) {
+// messages of 128 bytes (they grow to whatever one crossing brings). A
+// keyed drain (keys) also keeps every message's key and headers
+// (KeyViews); an unkeyed one never asks librdkafka for them.
+func New(c *kafka.Consumer, batch int, keys bool) (*Drain, error) {
 	rk, err := rkOf(c)
 	if err != nil {
 		return nil, err
 	}
-	d := C.fpl_drain_new(C.int(batch), C.size_t(batch*128))
+	d := C.fpl_drain_new(C.int(batch), C.size_t(batch*128), C.int(b2i(keys)))
 	if d == nil {
 		return nil, fmt.Errorf("source: cannot allocate a drain buffer for %d messages", batch)
 	}
@@ -119,6 +131,10 @@ func (d *Drain) Run(timeoutMs int) (int, error) {
 		return 0, fmt.Errorf("source: drain buffer over 4 GiB")
 	case faultNoMem:
 		return 0, fmt.Errorf("source: drain buffers could not grow past %d bytes / %d messages", int(d.d.cap), int(d.d.capn))
+	case faultBadHdr:
+		b := d.d.bad
+		return 0, fmt.Errorf("source: fast: partition %d offset %d: the message's headers do not parse: %v",
+			int32(b.partition), int64(b.offset), kafka.ErrorCode(b.code))
 	default:
 		return 0, fmt.Errorf("source: drain fault %d", int(d.d.fault))
 	}
@@ -173,6 +189,67 @@ func (d *Drain) Views() (buf []byte, ends []uint32, parts []int32, offs []int64,
 	return buf, ends, parts, offs, nulls
 }
 
+// KeyViews exposes a keyed drain's keys and headers of the last Run to Go
+// without copying (all nil for an unkeyed drain or an empty Run): the keys
+// back to back, per message the end of its key in keys and whether it has
+// none (a null key adds nothing to keys; an empty key is not null), and
+// the headers back to back with per message the end of its headers in
+// hdrs; Headers walks one message's. They stay valid until the next Run or
+// Close.
+func (d *Drain) KeyViews() (keys []byte, keyEnds []uint32, keyNulls []bool, hdrs []byte, hdrEnds []uint32) {
+	n := int(d.d.n)
+	if n == 0 || d.d.keys == 0 {
+		return nil, nil, nil, nil, nil
+	}
+	// a non-nil slice even when no key has a byte: an empty key's view
+	// must not be nil, which would read as a null key
+	keys = unsafe.Slice((*byte)(unsafe.Pointer(d.d.kbuf)), int(d.d.klen))
+	keyEnds = unsafe.Slice((*uint32)(unsafe.Pointer(d.d.kends)), n)
+	keyNulls = unsafe.Slice((*bool)(unsafe.Pointer(d.d.knulls)), n)
+	hdrs = unsafe.Slice((*byte)(unsafe.Pointer(d.d.hbuf)), int(d.d.hlen))
+	hdrEnds = unsafe.Slice((*uint32)(unsafe.Pointer(d.d.hends)), n)
+	return keys, keyEnds, keyNulls, hdrs, hdrEnds
+}
+
+// Headers walks the headers of one message: hdrs[from:to] of KeyViews'
+// header buffer, from the previous message's end to its own.
+type Headers struct{ b []byte }
+
+// HeadersOf returns the walk of the headers in b.
+func HeadersOf(b []byte) Headers { return Headers{b} }
+
+// Next returns the next header's name and value (nil for a null value,
+// empty but not nil for an empty one), and false after the last.
+func (h *Headers) Next() (name, value []byte, ok bool) {
+	b := h.b
+	if len(b) < 4 {
+		return nil, nil, false
+	}
+	n := int(binary.NativeEndian.Uint32(b))
+	if len(b) < 8+n {
+		return nil, nil, false
+	}
+	name, b = b[4:4+n:4+n], b[4+n:]
+	v := binary.NativeEndian.Uint32(b)
+	b = b[4:]
+	if v == nullValue {
+		h.b = b
+		return name, nil, true
+	}
+	if uint64(len(b)) < uint64(v) {
+		return nil, nil, false
+	}
+	value, h.b = b[:v:v], b[v:]
+	return name, value, true
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 // Close releases the queue handle and the buffers. The consumer itself
 // stays open: its owner closes it.
 func (d *Drain) Close() {
@@ -186,12 +263,44 @@ func (d *Drain) Close() {
 	}
 }
 
+// meta is a test message's key (nil: none) and headers (a nil value: a
+// null one).
+type meta struct {
+	key  []byte
+	hdrs []kafka.Header
+}
+
 // take hands one message to the drain as a crossing's callback does, and
 // reset empties it as a crossing does first: the drain's bookkeeping
-// (nulls, EOF events, errors, growth) is tested through them without a
-// broker.
+// (nulls, keys and headers, EOF events, errors, growth) is tested through
+// them without a broker.
 func (d *Drain) take(code kafka.ErrorCode, partition int32, offset int64, payload []byte, null bool) {
+	d.takeMeta(code, partition, offset, payload, null, meta{})
+}
+
+func (d *Drain) takeMeta(code kafka.ErrorCode, partition int32, offset int64, payload []byte, null bool, mt meta) {
 	var m C.rd_kafka_message_t
+	var hdrs *C.rd_kafka_headers_t
+	if mt.hdrs != nil {
+		hdrs = C.rd_kafka_headers_new(C.size_t(len(mt.hdrs)))
+		defer C.rd_kafka_headers_destroy(hdrs)
+		for _, h := range mt.hdrs {
+			name := C.CString(h.Key)
+			var val unsafe.Pointer
+			if h.Value != nil {
+				val = C.CBytes(append(append([]byte(nil), h.Value...), 0)) // not NULL, even when empty
+			}
+			C.rd_kafka_header_add(hdrs, name, -1, val, C.ssize_t(len(h.Value)))
+			C.free(unsafe.Pointer(name))
+			C.free(val)
+		}
+	}
+	if mt.key != nil {
+		k := C.CBytes(append(append([]byte(nil), mt.key...), 0))
+		defer C.free(k)
+		m.key = k
+		m.key_len = C.size_t(len(mt.key))
+	}
 	m.err = C.int(code)
 	m.partition = C.int32_t(partition)
 	m.offset = C.int64_t(offset)
@@ -207,7 +316,7 @@ func (d *Drain) take(code kafka.ErrorCode, partition int32, offset int64, payloa
 		m.payload = p
 		m.len = C.size_t(len(payload))
 	}
-	C.fpl_drain_take(&m, d.d)
+	C.fpl_drain_take(&m, hdrs, d.d)
 }
 
 func (d *Drain) reset() { C.fpl_drain_reset(d.d) }

@@ -10,8 +10,14 @@
 typedef enum {
 	FPL_DRAIN_OK = 0,
 	FPL_DRAIN_NOMEM = 1,   /* a buffer could not grow (realloc failed) */
-	FPL_DRAIN_TOO_BIG = 2, /* the payloads passed 4 GiB: ends are 32-bit */
+	FPL_DRAIN_TOO_BIG = 2, /* a buffer passed 4 GiB: ends are 32-bit */
+	/* a message's headers did not parse (rd_kafka_message_headers failed;
+	 * fpl_drain.bad says which message and why) */
+	FPL_DRAIN_BAD_HEADERS = 3,
 } fpl_drain_fault;
+
+/* The value length that marks a null header value in fpl_drain.hbuf. */
+#define FPL_DRAIN_NULL_VALUE UINT32_MAX
 
 /* A partition-EOF event: the consumer's position in partition is offset. */
 typedef struct fpl_drain_eof {
@@ -52,19 +58,42 @@ typedef struct fpl_drain {
 	fpl_drain_err *errv;
 	int errs, nerr, caperr;
 	fpl_drain_fault fault;
+	/* the message whose headers did not parse (FPL_DRAIN_BAD_HEADERS):
+	 * its partition and offset, and rd_kafka_message_headers' code */
+	fpl_drain_err bad;
+
+	/* A keyed drain (keys != 0) also keeps every message's key and
+	 * headers; the arrays below are NULL otherwise, and an unkeyed drain
+	 * never asks librdkafka for headers. Keys lie back to back in kbuf,
+	 * with per message the end of its key and 1 if it has none (key NULL:
+	 * nothing in kbuf; an empty key is not null). Headers lie back to back
+	 * in hbuf, each as its name's length (uint32_t, host order), the name,
+	 * its value's length (uint32_t, FPL_DRAIN_NULL_VALUE for a null value)
+	 * and the value; per message the end of its headers in hbuf (a message
+	 * without headers adds nothing). */
+	int keys;
+	unsigned char *kbuf;
+	size_t klen, kcap;
+	uint32_t *kends;
+	unsigned char *knulls;
+	unsigned char *hbuf;
+	size_t hlen, hcap;
+	uint32_t *hends;
 } fpl_drain;
 
-/* Returns NULL if the initial buffers cannot be allocated. */
-fpl_drain *fpl_drain_new(int capn, size_t cap);
+/* Returns NULL if the initial buffers cannot be allocated. keys != 0 makes
+ * a keyed drain. */
+fpl_drain *fpl_drain_new(int capn, size_t cap, int keys);
 void fpl_drain_free(fpl_drain *d);
 /* One crossing: serves the queue for up to timeout_ms into d (d->n
  * messages, d->neof EOF events, d->errs errors). Returns
  * rd_kafka_consume_callback_queue's result: the number of messages served
  * (EOF events and errors included), or -1. */
 int fpl_drain_run(rd_kafka_queue_t *q, int timeout_ms, fpl_drain *d);
-/* What fpl_drain_run does with one message: exposed so the drain's
- * bookkeeping is testable without a broker. */
-void fpl_drain_take(rd_kafka_message_t *m, fpl_drain *d);
+/* What fpl_drain_run does with one message, given its headers (NULL:
+ * none; read only by a keyed drain): exposed so the drain's bookkeeping is
+ * testable without a broker. */
+void fpl_drain_take(rd_kafka_message_t *m, const rd_kafka_headers_t *hdrs, fpl_drain *d);
 /* Resets d to an empty drain, as fpl_drain_run does before serving. */
 void fpl_drain_reset(fpl_drain *d);
 /* rd_kafka_conf_get on the running client's configuration. */

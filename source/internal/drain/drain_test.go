@@ -1,6 +1,7 @@
 package drain
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -46,7 +47,7 @@ func TestConfReadsTheRunningClient(t *testing.T) {
 // TestDrainOfAnIdleQueue: a drain of a queue with nothing assigned crosses
 // once, brings no message and no fault, and exposes empty views.
 func TestDrainOfAnIdleQueue(t *testing.T) {
-	d, err := New(consumer(t, false), 64)
+	d, err := New(consumer(t, false), 64, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +78,7 @@ func TestEOFMirrorsLibrdkafka(t *testing.T) {
 // flagged and adds no byte; an empty value is not a tombstone; EOF events
 // are not errors; every error keeps its code, partition, offset and text.
 func TestDrainBookkeeping(t *testing.T) {
-	d, err := New(consumer(t, false), 2)
+	d, err := New(consumer(t, false), 2, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,5 +126,116 @@ func TestDrainBookkeeping(t *testing.T) {
 	}
 	if n, errs := d.Errs(); n != 0 || len(errs) != 0 || len(d.EOFs()) != 0 {
 		t.Errorf("after reset: %d errors %v, EOFs %v", n, errs, d.EOFs())
+	}
+}
+
+// TestHeaderCodesMirrorLibrdkafka pins rdk.h's copies of the codes a
+// keyed drain tells apart.
+func TestHeaderCodesMirrorLibrdkafka(t *testing.T) {
+	if kafka.ErrorCode(errNoEnt) != kafka.ErrNoent || kafka.ErrorCode(errBadMsg) != kafka.ErrBadMsg {
+		t.Fatalf("RD_KAFKA_RESP_ERR__NOENT, __BAD_MSG = %d, %d in rdk.h; %d, %d in librdkafka", errNoEnt, errBadMsg, kafka.ErrNoent, kafka.ErrBadMsg)
+	}
+}
+
+// keyedView is one message's key and headers as a keyed drain's views
+// hold them.
+type keyedView struct {
+	key     []byte
+	keyNull bool
+	hdrs    []kafka.Header
+}
+
+// keyedViews reads every message's key and headers back from KeyViews.
+func keyedViews(t *testing.T, d *Drain) []keyedView {
+	t.Helper()
+	keys, kends, knulls, hbuf, hends := d.KeyViews()
+	if len(kends) != len(knulls) || len(kends) != len(hends) {
+		t.Fatalf("KeyViews: %d key ends, %d null flags, %d header ends", len(kends), len(knulls), len(hends))
+	}
+	var out []keyedView
+	kfrom, hfrom := uint32(0), uint32(0)
+	for i := range kends {
+		v := keyedView{key: keys[kfrom:kends[i]], keyNull: knulls[i]}
+		hs := HeadersOf(hbuf[hfrom:hends[i]])
+		for {
+			name, val, ok := hs.Next()
+			if !ok {
+				break
+			}
+			v.hdrs = append(v.hdrs, kafka.Header{Key: string(name), Value: val})
+		}
+		kfrom, hfrom = kends[i], hends[i]
+		out = append(out, v)
+	}
+	return out
+}
+
+// TestKeyedDrainBookkeeping: a keyed drain keeps every message's key
+// (null, empty or not, past its initial capacity) and headers (none, a
+// null value, an empty value, many), tombstones' included, next to the
+// values; events and errors take no key row. An unkeyed drain keeps none.
+func TestKeyedDrainBookkeeping(t *testing.T) {
+	long := []byte(strings.Repeat("k", 100))
+	var many []kafka.Header
+	for i := range 20 {
+		many = append(many, kafka.Header{Key: fmt.Sprintf("h%d", i), Value: []byte(strings.Repeat("v", i))})
+	}
+	type msg struct {
+		val  string
+		null bool
+		meta meta
+	}
+	msgs := []msg{
+		{"ab", false, meta{[]byte("k0"), []kafka.Header{{Key: "a", Value: []byte("1")}, {Key: "b", Value: nil}}}},
+		{"", true, meta{[]byte("k1"), []kafka.Header{{Key: "seq", Value: []byte{0, 0, 0, 0, 0, 0, 0, 1}}}}},
+		{"c", false, meta{}},
+		{"", false, meta{[]byte{}, []kafka.Header{{Key: "e", Value: []byte{}}}}},
+		{"def", false, meta{long, many}},
+	}
+	for _, keyed := range []bool{true, false} {
+		d, err := New(consumer(t, false), 2, keyed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer d.Close()
+		d.reset()
+		for i, m := range msgs {
+			d.takeMeta(0, 1, int64(i), []byte(m.val), m.null, m.meta)
+			if i == 1 {
+				d.take(kafka.ErrPartitionEOF, 1, 2, nil, true)
+				d.take(kafka.ErrTransport, -1, -1001, []byte("broker down"), false)
+			}
+		}
+		buf, ends, _, _, nulls := d.Views()
+		if string(buf) != "abcdef" || len(ends) != len(msgs) || !nulls[1] || nulls[3] {
+			t.Fatalf("keyed=%v: values %q ends %v nulls %v", keyed, buf, ends, nulls)
+		}
+		if !keyed {
+			if k, ke, kn, h, he := d.KeyViews(); k != nil || ke != nil || kn != nil || h != nil || he != nil {
+				t.Errorf("an unkeyed drain kept keys or headers")
+			}
+			continue
+		}
+		got := keyedViews(t, d)
+		for i, m := range msgs {
+			g := got[i]
+			if g.keyNull != (m.meta.key == nil) || string(g.key) != string(m.meta.key) || (m.meta.key != nil && g.key == nil) {
+				t.Errorf("message %d: key %q (null %v), want %q", i, g.key, g.keyNull, m.meta.key)
+			}
+			if len(g.hdrs) != len(m.meta.hdrs) {
+				t.Errorf("message %d: %d headers, want %d", i, len(g.hdrs), len(m.meta.hdrs))
+				continue
+			}
+			for k, h := range m.meta.hdrs {
+				gh := g.hdrs[k]
+				if gh.Key != h.Key || string(gh.Value) != string(h.Value) || (gh.Value == nil) != (h.Value == nil) {
+					t.Errorf("message %d header %d: %s=%q (nil %v), want %s=%q (nil %v)", i, k, gh.Key, gh.Value, gh.Value == nil, h.Key, h.Value, h.Value == nil)
+				}
+			}
+		}
+		d.reset()
+		if k, ke, _, _, _ := d.KeyViews(); k != nil || ke != nil {
+			t.Errorf("after reset: keys %q ends %v", k, ke)
+		}
 	}
 }

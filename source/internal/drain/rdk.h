@@ -6,11 +6,13 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 typedef struct rd_kafka_s rd_kafka_t;
 typedef struct rd_kafka_conf_s rd_kafka_conf_t;
 typedef struct rd_kafka_queue_s rd_kafka_queue_t;
 typedef struct rd_kafka_topic_s rd_kafka_topic_t;
+typedef struct rd_kafka_headers_s rd_kafka_headers_t;
 
 typedef struct rd_kafka_message_s {
 	int err;
@@ -28,6 +30,9 @@ typedef struct rd_kafka_message_s {
  * consumer reached the end of a partition; the event's offset is the
  * consumer's position there. Every other error code is passed through. */
 enum { RD_KAFKA_RESP_ERR__PARTITION_EOF = -191 };
+/* What rd_kafka_message_headers returns for a message without headers,
+ * and the code a keyed drain reports for headers it could not read. */
+enum { RD_KAFKA_RESP_ERR__NOENT = -156, RD_KAFKA_RESP_ERR__BAD_MSG = -199 };
 
 typedef enum { RD_KAFKA_CONF_UNKNOWN = -2, RD_KAFKA_CONF_INVALID = -1, RD_KAFKA_CONF_OK = 0 } rd_kafka_conf_res_t;
 
@@ -39,5 +44,16 @@ int rd_kafka_consume_callback_queue(rd_kafka_queue_t *rkqu, int timeout_ms,
                                     void (*consume_cb)(rd_kafka_message_t *rkmessage, void *commit_opaque),
                                     void *commit_opaque);
 const char *rd_kafka_err2str(int err);
+
+/* A message's headers (the keyed drain), and building a header list (the
+ * drain's bookkeeping test). */
+int rd_kafka_message_headers(const rd_kafka_message_t *rkmessage, rd_kafka_headers_t **hdrsp);
+size_t rd_kafka_header_cnt(const rd_kafka_headers_t *hdrs);
+int rd_kafka_header_get_all(const rd_kafka_headers_t *hdrs, size_t idx, const char **namep,
+                            const void **valuep, size_t *sizep);
+rd_kafka_headers_t *rd_kafka_headers_new(size_t initial_count);
+void rd_kafka_headers_destroy(rd_kafka_headers_t *hdrs);
+int rd_kafka_header_add(rd_kafka_headers_t *hdrs, const char *name, ssize_t name_size, const void *value,
+                        ssize_t value_size);
 
 #endif
