@@ -259,8 +259,10 @@ func TestBadInput(t *testing.T) {
 			if !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
 				t.Errorf("error %q, want one line containing %q", err, tc.want)
 			}
-			// within the configured timeout (and closing the client)
-			if d := time.Since(start); d > cfg.Timeout+time.Second {
+			// no hang: the failure comes back, client closed, well before
+			// the test's own 30 s deadline (a loaded machine stretches
+			// librdkafka's close, so this bounds a hang, not a duration)
+			if d := time.Since(start); d > cfg.Timeout+20*time.Second {
 				t.Errorf("took %v, timeout %v", d, cfg.Timeout)
 			}
 		})
