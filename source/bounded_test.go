@@ -482,8 +482,10 @@ func TestEmptyRanges(t *testing.T) {
 			if b, err := r.Next(ctx); !errors.Is(err, io.EOF) {
 				t.Fatalf("empty read: batch %v, error %v; want io.EOF", b, err)
 			}
-			if d := time.Since(begin); d > time.Second {
-				t.Errorf("empty read took %v to end", d)
+			// it ends at once, not at the stall timeout (a loaded machine
+			// stretches "at once", so the bound is half the stall timeout)
+			if d := time.Since(begin); d >= cfg.Timeout/2 {
+				t.Errorf("empty read took %v to end (stall timeout %v)", d, cfg.Timeout)
 			}
 		})
 	}
@@ -540,8 +542,9 @@ func TestStartBelowLogStart(t *testing.T) {
 			if errors.Is(err, io.EOF) || !strings.HasPrefix(err.Error(), want) || strings.Contains(err.Error(), "\n") {
 				t.Fatalf("after %d rows: %v; want one line starting %q", rows, err, want)
 			}
-			if d := time.Since(begin); d > cfg.Timeout/4 {
-				t.Errorf("failed after %v (timeout %v)", d, cfg.Timeout)
+			// it fails on the broker's answer, not at the stall timeout
+			if d := time.Since(begin); d >= cfg.Timeout/2 {
+				t.Errorf("failed after %v (stall timeout %v)", d, cfg.Timeout)
 			}
 			t.Logf("%v", err)
 		})
