@@ -58,6 +58,20 @@ test: build vet kafka-dist
 	$(GO) test -count=1 -tags mimalloc2 -run ThreadChurn ./source
 	$(GO) test -count=1 -tags mimalloc3 -run ThreadChurn ./source
 
+# Differential fuzzing of the lab's decoders against the stock Go
+# libraries (workloads/stock), each target for FUZZTIME in turn; `make
+# test` runs their seeds. A crasher is written under
+# workloads/stock/testdata/fuzz/<target>/ and stays there as a seed.
+FUZZTIME ?= 30s
+FUZZ_TARGETS = FuzzJSON FuzzAvro FuzzProtobuf FuzzCSV
+
+.PHONY: fuzz
+fuzz:
+	@for t in $(FUZZ_TARGETS); do \
+		echo "$(GO) test -run=^\$$ -fuzz=^$$t\$$ -fuzztime=$(FUZZTIME) ./workloads/stock"; \
+		$(GO) test -run='^$$' -fuzz="^$$t\$$" -fuzztime=$(FUZZTIME) ./workloads/stock || exit 1; \
+	done
+
 bench-smoke: build
 	bin/fplab ladder --spec ladder/specs/smoke.yaml
 

@@ -7,9 +7,11 @@ import (
 	"syscall"
 
 	"github.com/fastpathlab/fplab/results"
+	"github.com/fastpathlab/fplab/workloads"
+	"github.com/fastpathlab/fplab/workloads/stock"
 )
 
-// The micro-benchmarks a spec can ask for (`micro: [crossthread, crc32c]`).
+// The micro-benchmarks a spec can ask for (`micro: [crossthread, crc32c, decode]`).
 // Each runs as `<bin> micro ...` child processes after the cells and lands
 // in the journal and tables as rows named micro=<bench>/...:
 //
@@ -21,12 +23,20 @@ import (
 //     a software slicing-by-8 (what librdkafka pays without hardware
 //     CRC32C), at a corpus message size and a 1 MiB buffer; units crc-MB/s
 //     and crc-ns/msg.
+//   - decode: the lab's columnar decoder against the stock Go libraries
+//     (workloads/stock), every (format, lib) pair of the spec's formats
+//     that have stock routes (raw has none), on the spec's schema and seed:
+//     corpus records decoded into Arrow batches of 8192 rows, each batch
+//     verified against the corpus; units dec-ns/rec, dec-rec/s,
+//     dec-cpu-ns/rec (CPU time of every thread), dec-B/rec and
+//     dec-allocs/rec.
 const (
 	MicroCrossThread = "crossthread"
 	MicroCRC32C      = "crc32c"
+	MicroDecode      = "decode"
 )
 
-var knownMicro = []string{MicroCrossThread, MicroCRC32C}
+var knownMicro = []string{MicroCrossThread, MicroCRC32C, MicroDecode}
 
 // microRun is one micro-benchmark child: its argv (after the binary), the
 // binary's allocator and the row name it must print.
@@ -55,6 +65,15 @@ func microRuns(s *Spec) []microRun {
 					out = append(out, microRun{alloc: "go",
 						args: []string{"micro", "--bench", m, "--impl", impl, "--size", strconv.Itoa(size)},
 						name: fmt.Sprintf("micro=crc32c/impl=%s/size=%d", impl, size)})
+				}
+			}
+		case MicroDecode:
+			for _, f := range s.Format {
+				for _, lib := range stock.Libs(workloads.Format(f)) {
+					out = append(out, microRun{alloc: "go",
+						args: []string{"micro", "--bench", m, "--format", f, "--lib", lib,
+							"--schema", s.Schema, "--seed", strconv.FormatUint(s.Seed, 10)},
+						name: fmt.Sprintf("micro=decode/format=%s/lib=%s", f, lib)})
 				}
 			}
 		}

@@ -252,6 +252,8 @@ func TestGolden(t *testing.T) {
 		{"ladder-argument", 1, []string{"ladder", "extra"}},
 		{"micro-unknown-bench", 1, []string{"micro", "--bench", "nope"}},
 		{"micro-bad-size", 1, []string{"micro", "--bench", "crc32c", "--size", "0"}},
+		{"micro-bad-lib", 1, []string{"micro", "--bench", "decode", "--format", "avro", "--lib", "simdjson"}},
+		{"micro-bad-format", 1, []string{"micro", "--bench", "decode", "--format", "raw", "--lib", "lab"}},
 		{"load-bad-bootstrap", 1, []string{"load", "--bootstrap", "nohost"}},
 		{"broker-argument", 1, []string{"broker", "extra"}},
 		{"rung-bad-crc", 1, []string{"rung", "--crc", "maybe"}},

@@ -4,21 +4,29 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/fastpathlab/fplab/alloc"
 	"github.com/fastpathlab/fplab/ladder"
+	"github.com/fastpathlab/fplab/workloads"
 	"github.com/fastpathlab/fplab/workloads/crc"
+	"github.com/fastpathlab/fplab/workloads/stock"
 )
 
 // runMicro runs one micro-benchmark and prints it as one ladder result, so
 // its rows land in the same journal and tables as the cells.
 func runMicro(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("micro", stderr)
-	bench := fs.String("bench", "", "crossthread or crc32c")
+	bench := fs.String("bench", "", "crossthread, crc32c or decode")
 	size := fs.Int("size", 256, "block (crossthread) or message (crc32c) size in bytes")
 	impl := fs.String("impl", "go-castagnoli", "crc32c implementation")
 	n := fs.Int("n", 1_000_000, "crossthread: malloc/free pairs")
+	format := fs.String("format", string(workloads.FormatJSON), "decode: wire format (json, avro, protobuf, csv)")
+	lib := fs.String("lib", stock.Lab, "decode: lab or a stock library route of the format")
+	schema := fs.String("schema", stock.DefaultSchema, "decode: record schema")
+	records := fs.Int("records", stock.DefaultRecords, "decode: corpus records, decoded in batches of 8192")
+	seed := fs.Uint64("seed", 42, "decode: corpus seed")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -28,6 +36,7 @@ func runMicro(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	var name string
 	var metrics [][2]any
 	var iters int64
+	var config []string
 	switch *bench {
 	case ladder.MicroCrossThread:
 		if _, err := alloc.Proof(); err != nil {
@@ -53,14 +62,55 @@ func runMicro(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		name = fmt.Sprintf("micro=crc32c/impl=%s/size=%d", r.Impl, r.Size)
 		iters = r.Iters
 		metrics = [][2]any{{r.MBps, "crc-MB/s"}, {r.NsPerMsg, "crc-ns/msg"}}
+	case ladder.MicroDecode:
+		f, err := decodeFormat(*format)
+		if err != nil {
+			return err
+		}
+		if _, err := stock.Lookup(f, *lib); err != nil {
+			return fmt.Errorf("micro: unknown --lib %q for --format %s (want %s)", *lib, f, strings.Join(stock.Libs(f), ", "))
+		}
+		if _, err := workloads.SchemaByName(*schema); err != nil {
+			return fmt.Errorf("micro: unknown --schema %q (want %s)", *schema, strings.Join(workloads.SchemaNames(), " or "))
+		}
+		if *records <= 0 {
+			return fmt.Errorf("micro: --records must be > 0, got %d", *records)
+		}
+		rs, err := stock.Measure(ctx, stock.Options{Formats: []workloads.Format{f}, Libs: []string{*lib},
+			Schema: *schema, Records: *records, Seed: *seed})
+		if err != nil {
+			return fmt.Errorf("micro: %v", err)
+		}
+		r := rs[0]
+		name = r.Name()
+		iters = r.Records
+		metrics = [][2]any{{r.NsPerRec, "dec-ns/rec"}, {r.RecPerSec, "dec-rec/s"}, {r.CPUNsPerRec, "dec-cpu-ns/rec"},
+			{r.BytesPerRec, "dec-B/rec"}, {r.AllocsPerRec, "dec-allocs/rec"}}
+		config = []string{"decode-schema: " + r.Schema, "decode-library: " + r.Library}
 	default:
-		return fmt.Errorf("micro: unknown --bench %q (want %s or %s)", *bench, ladder.MicroCrossThread, ladder.MicroCRC32C)
+		return fmt.Errorf("micro: unknown --bench %q (want %s, %s or %s)", *bench, ladder.MicroCrossThread, ladder.MicroCRC32C, ladder.MicroDecode)
 	}
 	fmt.Fprintf(stdout, "goos: linux\ngoarch: %s\nalloc-version: %s\ncrc32c-hardware: %s\n", goarch(), alloc.Version(), crc.HardwareCRC())
+	for _, c := range config {
+		fmt.Fprintln(stdout, c)
+	}
 	fmt.Fprintf(stdout, "BenchmarkLadder/%s %d", name, iters)
 	for _, m := range metrics {
 		fmt.Fprintf(stdout, " %.6g %s", m[0], m[1])
 	}
 	fmt.Fprintln(stdout)
 	return nil
+}
+
+// decodeFormat is the --format of a decode micro-benchmark: a format with
+// stock routes (raw has nothing to decode).
+func decodeFormat(s string) (workloads.Format, error) {
+	var names []string
+	for _, f := range stock.Formats() {
+		if string(f) == s {
+			return f, nil
+		}
+		names = append(names, string(f))
+	}
+	return "", fmt.Errorf("micro: unknown --format %q for --bench decode (want %s)", s, strings.Join(names, ", "))
 }

@@ -1,0 +1,53 @@
+package ladder
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestMicroRunsDecode: micro decode runs every (format, lib) pair of the
+// spec's formats that have stock routes, the lab first, with the spec's
+// schema and seed, and names each row as the child prints it.
+func TestMicroRunsDecode(t *testing.T) {
+	s := &Spec{Format: []string{"json", "raw", "csv"}, Micro: []string{MicroDecode}, Schema: "bid-wide", Seed: 9}
+	var got []string
+	for _, m := range microRuns(s) {
+		if m.alloc != "go" {
+			t.Errorf("%s runs in alloc=%s, want go", m.name, m.alloc)
+		}
+		got = append(got, m.name+" | "+strings.Join(m.args, " "))
+	}
+	want := []string{
+		"micro=decode/format=json/lib=lab | micro --bench decode --format json --lib lab --schema bid-wide --seed 9",
+		"micro=decode/format=json/lib=encoding-json | micro --bench decode --format json --lib encoding-json --schema bid-wide --seed 9",
+		"micro=decode/format=json/lib=goccy | micro --bench decode --format json --lib goccy --schema bid-wide --seed 9",
+		"micro=decode/format=json/lib=arrow-unmarshal | micro --bench decode --format json --lib arrow-unmarshal --schema bid-wide --seed 9",
+		"micro=decode/format=json/lib=arrow-json | micro --bench decode --format json --lib arrow-json --schema bid-wide --seed 9",
+		"micro=decode/format=csv/lib=lab | micro --bench decode --format csv --lib lab --schema bid-wide --seed 9",
+		"micro=decode/format=csv/lib=arrow-csv | micro --bench decode --format csv --lib arrow-csv --schema bid-wide --seed 9",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("micro runs:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestMicroSpecDecode: a spec may ask for micro: [decode], and the shipped
+// decoders spec does, for every format with stock routes.
+func TestMicroSpecDecode(t *testing.T) {
+	s, err := LoadSpec("specs/decoders.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Micro) != 1 || s.Micro[0] != MicroDecode {
+		t.Fatalf("decoders.yaml micro %v, want [decode]", s.Micro)
+	}
+	formats := map[string]bool{}
+	for _, m := range microRuns(s) {
+		formats[strings.SplitN(strings.TrimPrefix(m.name, "micro=decode/format="), "/", 2)[0]] = true
+	}
+	for _, f := range []string{"json", "avro", "protobuf", "csv"} {
+		if !formats[f] {
+			t.Errorf("decoders.yaml runs no decode micro-benchmark of format %s", f)
+		}
+	}
+}

@@ -1,0 +1,125 @@
+package stock
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/fastpathlab/fplab/workloads"
+)
+
+func TestMeasure(t *testing.T) {
+	rs, err := Measure(context.Background(), Options{Formats: []workloads.Format{workloads.FormatAvro, workloads.FormatCSV},
+		Records: BatchRows + 100, MinTime: time.Millisecond, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, r := range rs {
+		names = append(names, r.Name())
+		if r.Records < BatchRows+100 || !(r.NsPerRec > 0) || !(r.RecPerSec > 0) || r.CPUNsPerRec < 0 || r.BytesPerRec < 0 || r.AllocsPerRec < 0 || r.Schema != "bid" || r.Library == "" {
+			t.Errorf("%s: implausible %+v", r.Name(), r)
+		}
+	}
+	want := "micro=decode/format=avro/lib=lab micro=decode/format=avro/lib=hamba micro=decode/format=avro/lib=goavro micro=decode/format=avro/lib=arrow-ocf " +
+		"micro=decode/format=csv/lib=lab micro=decode/format=csv/lib=arrow-csv"
+	if got := strings.Join(names, " "); got != want {
+		t.Errorf("results %s\nwant %s", got, want)
+	}
+}
+
+func TestMeasureBadOptions(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range []struct {
+		opt  Options
+		want string
+	}{
+		{Options{Formats: []workloads.Format{workloads.FormatRaw}}, `stock: format "raw" has no decode routes`},
+		{Options{Formats: []workloads.Format{workloads.FormatJSON}, Libs: []string{LibHamba}}, `stock: unknown lib "hamba" for format json`},
+		{Options{Schema: "ask"}, `stock: workloads: unknown schema "ask"`},
+	} {
+		if _, err := Measure(ctx, c.opt); err == nil || !strings.HasPrefix(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("Measure(%+v): %v, want one line starting %s", c.opt, err, c.want)
+		}
+	}
+	canceled, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := Measure(canceled, Options{Formats: []workloads.Format{workloads.FormatJSON}, Records: 10}); err == nil {
+		t.Error("Measure ran on a canceled context")
+	}
+}
+
+// TestMeasureRejectsWrongDecoder: a route that gets one value of one
+// record wrong fails verification instead of reporting a number, and so
+// does arrow-csv without the CRLF normalization it declares.
+func TestMeasureRejectsWrongDecoder(t *testing.T) {
+	s, err := workloads.SchemaByName("bid")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := workloads.NewCodec(workloads.FormatJSON, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cp := workloads.NewCorpus(s, c, 42, 3*BatchRows)
+	msgs := make([][]byte, cp.Count())
+	for i := range msgs {
+		msgs[i] = cp.Message(nil, i)
+	}
+	wrong := Route{Format: workloads.FormatJSON, Lib: "wrong", New: func(s *workloads.Schema, mem memory.Allocator) (Decoder, error) {
+		d, err := newStdJSON(s, mem)
+		return &offByOne{Decoder: d, at: 2*BatchRows + 17}, err
+	}}
+	_, err = measureOne(context.Background(), wrong, cp, msgs, time.Millisecond)
+	if err == nil || !strings.Contains(err.Error(), "stock: json/wrong: batch 2 (records 16384..24575) checksum") {
+		t.Errorf("wrong decoder: %v", err)
+	}
+
+	csvc, err := workloads.NewCodec(workloads.FormatCSV, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cp = workloads.NewCorpus(s, csvc, 42, 2*BatchRows)
+	msgs = msgs[:cp.Count()]
+	crlf := 0
+	for i := range msgs {
+		msgs[i] = cp.Message(nil, i)
+		if strings.Contains(string(msgs[i]), "\r\n") {
+			crlf++
+		}
+	}
+	if crlf == 0 {
+		t.Fatal("the corpus has no CRLF in a quoted field to test with")
+	}
+	r, err := Lookup(workloads.FormatCSV, LibArrowCSV)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := measureOne(context.Background(), r, cp, msgs, time.Millisecond); err != nil {
+		t.Errorf("arrow-csv with its normalization: %v", err)
+	}
+	r.Normalize = nil
+	if _, err := measureOne(context.Background(), r, cp, msgs, time.Millisecond); err == nil || !strings.Contains(err.Error(), "a decoded value is wrong") {
+		t.Errorf("arrow-csv without its normalization: %v", err)
+	}
+}
+
+// offByOne is a decoder that gets the first column of one record wrong.
+type offByOne struct {
+	Decoder
+	at, n int
+}
+
+func (d *offByOne) Append(msg []byte) error {
+	defer func() { d.n++ }()
+	if d.n%(3*BatchRows) == d.at {
+		msg = []byte(strings.Replace(string(msg), `{"auction":`, `{"auction":1`, 1))
+	}
+	return d.Decoder.Append(msg)
+}
+
+func (d *offByOne) NewRecordBatch() (arrow.RecordBatch, error) { return d.Decoder.NewRecordBatch() }
