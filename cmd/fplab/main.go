@@ -35,7 +35,7 @@ var commands = map[string]command{
 	"ladder":  {"run a spec's cells in child processes; prints the run directory last", runLadder},
 	"report":  {"write report.md and plots for a run directory", runReport},
 	"compare": {"benchstat-style deltas between two runs; non-zero exit on a regression or an incomplete NEW run", runCompare},
-	"micro":   {"run one micro-benchmark (crossthread malloc/free, crc32c) as a ladder result", runMicro},
+	"micro":   {"run one micro-benchmark (crossthread malloc/free, crc32c, decode) as a ladder result", runMicro},
 	"profile": {"where a profiled cell spent its time (top), or where two cells differ (diff)", runProfile},
 	"rung":    {"run ONE cell and print its result in Go benchmark format", runRung},
 	"load":    {"load a seeded corpus into a cluster and print its topic", runLoad},
