@@ -82,37 +82,29 @@ type Spec struct {
 func (s *Spec) Axis(key string) []string {
 	var vs []string
 	switch key {
-	case cell.Path:
-		vs = s.Path
-	case cell.Format:
-		vs = s.Format
 	case cell.Batch:
 		vs = itoas(s.Batch)
 	case cell.Brokers:
 		vs = itoas(s.Brokers)
-	case cell.Alloc:
-		vs = s.Alloc
-	case cell.CRC:
-		vs = s.CRC
-	case cell.Cluster:
-		vs = s.Cluster
-	case cell.Compression:
-		vs = s.Compression
-	case cell.Size:
-		vs = s.Size
-	case cell.Keyed:
-		vs = s.Keys
-	case cell.Nulls:
-		vs = s.Nulls
-	case cell.Txn:
-		vs = s.Txn
-	case cell.Case:
-		vs = s.Case
+	default:
+		if p := s.closedAxis(key); p != nil {
+			vs = *p
+		}
 	}
 	if len(vs) == 0 && cell.Default(key) != "" {
 		return []string{cell.Default(key)}
 	}
 	return vs
+}
+
+// closedAxis is the field holding a closed axis's values (those whose
+// values cell.Values lists), nil for another key.
+func (s *Spec) closedAxis(key string) *[]string {
+	return map[string]*[]string{
+		cell.Path: &s.Path, cell.Format: &s.Format, cell.Alloc: &s.Alloc, cell.CRC: &s.CRC,
+		cell.Cluster: &s.Cluster, cell.Compression: &s.Compression, cell.Size: &s.Size,
+		cell.Keyed: &s.Keys, cell.Nulls: &s.Nulls, cell.Txn: &s.Txn, cell.Case: &s.Case,
+	}[key]
 }
 
 func itoas(ns []int) []string {

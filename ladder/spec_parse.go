@@ -139,32 +139,10 @@ func (p *specParser) field(s *Spec, k, v *yaml.Node) error {
 	switch f := k.Value; f {
 	case "name":
 		s.Name, err = p.str(f, v)
-	case cell.Path:
-		s.Path, err = p.enumList(f, v, cell.Paths())
-	case cell.Format:
-		s.Format, err = p.enumList(f, v, cell.Formats())
 	case cell.Batch:
 		s.Batch, err = p.intList(f, v, maxBatch, "every path refuses a larger batch, source/config.go")
 	case cell.Brokers:
 		s.Brokers, err = p.intList(f, v, 0, "")
-	case cell.Alloc:
-		s.Alloc, err = p.enumList(f, v, cell.Allocs())
-	case cell.CRC:
-		s.CRC, err = p.enumList(f, v, cell.CRCs())
-	case cell.Cluster:
-		s.Cluster, err = p.enumList(f, v, cell.Clusters())
-	case cell.Compression:
-		s.Compression, err = p.enumList(f, v, cell.Compressions())
-	case cell.Size:
-		s.Size, err = p.enumList(f, v, cell.Sizes())
-	case cell.Keyed:
-		s.Keys, err = p.enumList(f, v, cell.KeySettings())
-	case cell.Nulls:
-		s.Nulls, err = p.enumList(f, v, cell.NullShares())
-	case cell.Txn:
-		s.Txn, err = p.enumList(f, v, cell.Txns())
-	case cell.Case:
-		s.Case, err = p.enumList(f, v, cell.Cases())
 	case "covering":
 		s.Covering, err = p.boolean(f, v)
 	case "exclude":
@@ -200,7 +178,11 @@ func (p *specParser) field(s *Spec, k, v *yaml.Node) error {
 	case "broker_kill":
 		s.BrokerKill, err = p.axisMap(f, v)
 	default:
-		return p.errAt(k, f, "unknown field (see docs/spec.md)")
+		dst := s.closedAxis(f)
+		if dst == nil {
+			return p.errAt(k, f, "unknown field (see docs/spec.md)")
+		}
+		*dst, err = p.enumList(f, v, cell.Values(f))
 	}
 	return err
 }

@@ -349,3 +349,14 @@ func intRange(lo, hi int) string {
 	}
 	return b.String()
 }
+
+// TestEveryClosedAxisHasASpecField: a closed axis added to the vocabulary
+// needs a Spec field, or specs could not name it.
+func TestEveryClosedAxisHasASpecField(t *testing.T) {
+	var s Spec
+	for _, k := range cell.Axes() {
+		if cell.Values(k) != nil && s.closedAxis(k) == nil {
+			t.Errorf("axis %s has values but no Spec field", k)
+		}
+	}
+}
