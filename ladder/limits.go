@@ -189,7 +189,9 @@ func checkFailures(s *Spec) error {
 //   - checkpoints in a parity case that is a special read (start-is-stop,
 //     appended, the failures): those cells read once;
 //   - case denied off cluster kafka: only real Kafka runs the ACL
-//     authorizer the case needs.
+//     authorizer the case needs;
+//   - decoder stock off the shallow and fast paths, or on csv or raw (no
+//     per-message stock route; workloads/stock.Best).
 //
 // Exclusions are applied first, so `exclude: [{path: java, cluster:
 // embedded}]` is how a spec runs java next to embedded cells.
@@ -204,6 +206,10 @@ func checkCombinations(s *Spec, cells []cell.Cell) error {
 			return fieldErrorf(cell.Path, "java only counts records, so it cannot verify cell %s (transactions or a parity case); exclude it", c.Name())
 		case c.Ckpt > 0 && cell.SpecialRead(c.Case):
 			return fieldErrorf("checkpoint", "case %s is read once, not checkpointed, but cell %s checkpoints", c.Case, c.Name())
+		case c.Decoder == cell.DecoderStock && c.Path != cell.PathShallow && c.Path != cell.PathFast:
+			return fieldErrorf(cell.Decoder, "decoder stock runs on the shallow and fast paths only, but cell %s is path %s", c.Name(), c.Path)
+		case c.Decoder == cell.DecoderStock && c.Format != cell.FormatJSON && c.Format != cell.FormatAvro && c.Format != cell.FormatProtobuf:
+			return fieldErrorf(cell.Decoder, "decoder stock needs a per-message stock route (json, avro, protobuf), but cell %s is format %s", c.Name(), c.Format)
 		case c.Case == cell.CaseDenied && c.Cluster != cell.ClusterKafka:
 			return fieldErrorf(cell.Case, "case denied needs cluster kafka (an ACL authorizer), but cell %s is on %s", c.Name(), c.Value(cell.Cluster))
 		case c.Cluster != cell.ClusterExternal && c.Brokers > maxBrokers:

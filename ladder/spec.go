@@ -34,6 +34,9 @@ type Spec struct {
 	Nulls []string `json:"nulls,omitempty"`
 	Txn   []string `json:"txn,omitempty"`
 	Case  []string `json:"case,omitempty"`
+	// Decoder lists whose decoder the shallow and fast paths run (lab,
+	// stock); absent means [lab].
+	Decoder []string `json:"decoder,omitempty"`
 
 	// Covering selects a small set of cells in which every value of every
 	// axis appears at least once instead of the full product.
@@ -104,6 +107,7 @@ func (s *Spec) closedAxis(key string) *[]string {
 		cell.Path: &s.Path, cell.Format: &s.Format, cell.Alloc: &s.Alloc, cell.CRC: &s.CRC,
 		cell.Cluster: &s.Cluster, cell.Compression: &s.Compression, cell.Size: &s.Size,
 		cell.Keyed: &s.Keys, cell.Nulls: &s.Nulls, cell.Txn: &s.Txn, cell.Case: &s.Case,
+		cell.Decoder: &s.Decoder,
 	}[key]
 }
 

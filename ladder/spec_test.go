@@ -141,7 +141,7 @@ func TestSpecErrors(t *testing.T) {
 		{"list for scalar", with("records", "records: [1]"),
 			`x.yaml:8: records: want a positive integer, got a list`},
 		{"exclusion unknown axis", with("seed", "seed: 7\nexclude:\n  - {colour: red}"),
-			`x.yaml:13: exclude: unknown axis "colour" (want path, format, batch, brokers, alloc, crc, cluster, compression, size, keys, nulls, txn, case)`},
+			`x.yaml:13: exclude: unknown axis "colour" (want path, format, batch, brokers, alloc, crc, cluster, compression, size, keys, nulls, txn, case, decoder)`},
 		{"exclusion unknown value", with("seed", "seed: 7\nexclude:\n  - {path: flink}"),
 			`x.yaml:13: exclude.path: unknown value "flink" (want rowwise, shallow, fast, franz, java)`},
 		{"empty matrix", with("seed", "seed: 7\nexclude:\n  - {path: fast}"),
@@ -316,6 +316,8 @@ func knownAxisValues() map[string][]string {
 		cell.Keyed: cell.KeySettings(),
 		// the cases are parity.yaml's (case denied: parity-kafka.yaml)
 		cell.Case: {cell.CaseNone},
+		// decoder=stock runs on two paths and three formats: decoders.yaml
+		cell.Decoder: {cell.DecoderLab},
 	}
 }
 

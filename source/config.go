@@ -41,6 +41,10 @@ type Config struct {
 	// columns key and headers after the value columns
 	// (workloads.KeyedSchema); without it no path reads them.
 	Keys bool
+	// Decoder is "" or "lab" for the codec's own columnar decoder, "stock"
+	// for the format's best stock Go library route (workloads/stock.Best),
+	// on the shallow and fast paths only.
+	Decoder string
 	// Codec decodes the messages; Mem backs the Arrow buffers.
 	Codec workloads.Codec
 	Mem   memory.Allocator
@@ -73,6 +77,10 @@ func (c *Config) validate() error {
 		return fmt.Errorf("source: timeout must be %v..%v, got %v", limits.minTimeout, limits.maxTimeout, c.Timeout)
 	case c.Codec == nil:
 		return fmt.Errorf("source: no codec")
+	case c.Decoder != "" && c.Decoder != "lab" && c.Decoder != "stock":
+		return fmt.Errorf("source: decoder must be lab or stock, got %q", c.Decoder)
+	case c.Decoder == "stock" && c.Path != consume.PathShallow && c.Path != consume.PathFast:
+		return fmt.Errorf("source: decoder stock runs on the shallow and fast paths, not %s", c.Path)
 	case c.Mem == nil:
 		return fmt.Errorf("source: no Arrow allocator")
 	case c.Start != nil && len(c.Start) != c.Partitions:

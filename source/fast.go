@@ -16,11 +16,12 @@ import (
 // up to a batch of payloads arrive in one C buffer, and each is decoded
 // straight from that buffer into the Arrow builders.
 type fastReader struct {
-	cfg *Config
-	rdk *rdkConsumer
-	dr  *drain.Drain
-	col workloads.Columnar
-	a   *assembler
+	cfg     *Config
+	rdk     *rdkConsumer
+	dr      *drain.Drain
+	col     workloads.Columnar
+	decoder string // Assertions.Decoder
+	a       *assembler
 	// the current drain and the cursor into it
 	buf   []byte
 	ends  []uint32
@@ -46,14 +47,20 @@ func openFast(cfg *Config) (*fastReader, error) {
 	if err != nil {
 		return nil, err
 	}
-	dr, err := drain.New(rdk.c, cfg.Batch, cfg.Keys)
+	col, decoder, err := newColumnar(cfg)
 	if err != nil {
 		rdk.c.Close()
 		return nil, err
 	}
+	dr, err := drain.New(rdk.c, cfg.Batch, cfg.Keys)
+	if err != nil {
+		col.Release()
+		rdk.c.Close()
+		return nil, err
+	}
 	return &fastReader{
-		cfg: cfg, rdk: rdk, dr: dr,
-		col:  cfg.Codec.NewColumnar(cfg.Mem),
+		cfg: cfg, rdk: rdk, dr: dr, decoder: decoder,
+		col:  col,
 		keys: keyColumns(cfg),
 		a:    newAssembler(cfg.Batch, rdk.start, rdk.stop),
 	}, nil
@@ -268,7 +275,11 @@ func fmtErr(e drain.Err) string {
 
 func (r *fastReader) Stats() consume.Stats { return r.a.stats }
 
-func (r *fastReader) Assertions() (consume.Assertions, error) { return r.rdk.assertions() }
+func (r *fastReader) Assertions() (consume.Assertions, error) {
+	as, err := r.rdk.assertions()
+	as.Decoder = r.decoder
+	return as, err
+}
 
 func (r *fastReader) Close() error {
 	r.col.Release()

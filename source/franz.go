@@ -267,6 +267,7 @@ func (r *franzReader) Assertions() (consume.Assertions, error) {
 		Client:          ClientOf(consume.PathFranz),
 		CheckCRCs:       !v,
 		CheckCRCsSource: fmt.Sprintf("kgo Client.OptValue(DisableFetchCRCValidation) = %v", v),
+		Decoder:         consume.DecoderLab,
 	}, nil
 }
 

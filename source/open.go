@@ -8,6 +8,7 @@ import (
 
 	"github.com/fastpathlab/fplab/source/consume"
 	"github.com/fastpathlab/fplab/workloads"
+	"github.com/fastpathlab/fplab/workloads/stock"
 )
 
 // Open validates cfg and opens the reader for its path. The returned
@@ -21,9 +22,13 @@ func Open(ctx context.Context, cfg Config) (consume.Reader, error) {
 	case consume.PathFast:
 		return openFast(c)
 	case consume.PathShallow:
-		return openPoll(c, &shallowDecoder{col: c.Codec.NewColumnar(c.Mem), keys: keyColumns(c)})
+		col, name, err := newColumnar(c)
+		if err != nil {
+			return nil, err
+		}
+		return openPoll(c, &shallowDecoder{col: col, keys: keyColumns(c)}, name)
 	case consume.PathRowwise:
-		return openPoll(c, &rowwiseDecoder{codec: c.Codec, rb: workloads.NewRowBuilder(c.Codec.Schema(), c.Mem), keys: keyColumns(c)})
+		return openPoll(c, &rowwiseDecoder{codec: c.Codec, rb: workloads.NewRowBuilder(c.Codec.Schema(), c.Mem), keys: keyColumns(c)}, consume.DecoderLab)
 	case consume.PathFranz:
 		return openFranz(ctx, c)
 	}
@@ -32,6 +37,24 @@ func Open(ctx context.Context, cfg Config) (consume.Reader, error) {
 
 // keyColumns is the builder of a keyed read's key and headers columns,
 // nil when cfg does not ask for them.
+// newColumnar is the value decoder of the shallow and fast paths: the
+// codec's own, or with Decoder "stock" the format's best stock route, and
+// the name Assertions reports for it.
+func newColumnar(cfg *Config) (workloads.Columnar, string, error) {
+	if cfg.Decoder != "stock" {
+		return cfg.Codec.NewColumnar(cfg.Mem), consume.DecoderLab, nil
+	}
+	r, err := stock.Best(cfg.Codec.Format())
+	if err != nil {
+		return nil, "", fmt.Errorf("source: %w", err)
+	}
+	col, err := stock.NewColumnar(r, cfg.Codec.Schema(), cfg.Mem)
+	if err != nil {
+		return nil, "", fmt.Errorf("source: %w", err)
+	}
+	return col, r.Library, nil
+}
+
 func keyColumns(cfg *Config) *workloads.KeyColumns {
 	if !cfg.Keys {
 		return nil

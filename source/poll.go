@@ -17,10 +17,11 @@ import (
 // pollReader is the per-record Poll consumption that rowwise and shallow
 // share; they differ only in what they do with each record.
 type pollReader struct {
-	cfg *Config
-	rdk *rdkConsumer
-	a   *assembler
-	dec pollDecoder
+	cfg     *Config
+	rdk     *rdkConsumer
+	a       *assembler
+	dec     pollDecoder
+	decoder string // Assertions.Decoder
 }
 
 // pollDecoder is the per-path half of a Poll reader: take one record,
@@ -36,13 +37,13 @@ type pollDecoder interface {
 	release()
 }
 
-func openPoll(cfg *Config, dec pollDecoder) (*pollReader, error) {
+func openPoll(cfg *Config, dec pollDecoder, decoder string) (*pollReader, error) {
 	rdk, err := openRdk(cfg)
 	if err != nil {
 		dec.release()
 		return nil, err
 	}
-	return &pollReader{cfg: cfg, rdk: rdk, a: newAssembler(cfg.Batch, rdk.start, rdk.stop), dec: dec}, nil
+	return &pollReader{cfg: cfg, rdk: rdk, a: newAssembler(cfg.Batch, rdk.start, rdk.stop), dec: dec, decoder: decoder}, nil
 }
 
 func (r *pollReader) Next(ctx context.Context) (*consume.Batch, error) {
@@ -139,9 +140,13 @@ func (r *pollReader) outOfRange(e kafka.Error) error {
 	return fmt.Errorf("source: %s: an offset is out of range (records deleted?): %v", r.cfg.Path, e)
 }
 
-func (r *pollReader) Stats() consume.Stats                    { return r.a.stats }
-func (r *pollReader) Assertions() (consume.Assertions, error) { return r.rdk.assertions() }
-func (r *pollReader) Close() error                            { r.dec.release(); return r.rdk.c.Close() }
+func (r *pollReader) Stats() consume.Stats { return r.a.stats }
+func (r *pollReader) Assertions() (consume.Assertions, error) {
+	as, err := r.rdk.assertions()
+	as.Decoder = r.decoder
+	return as, err
+}
+func (r *pollReader) Close() error { r.dec.release(); return r.rdk.c.Close() }
 
 // shallowDecoder collects the payloads confluent-kafka-go hands over and
 // decodes them column-wise once per batch.

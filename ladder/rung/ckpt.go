@@ -13,6 +13,7 @@ import (
 	"github.com/fastpathlab/fplab/clusters"
 	"github.com/fastpathlab/fplab/ladder/rungargs"
 	"github.com/fastpathlab/fplab/results"
+	"github.com/fastpathlab/fplab/results/cell"
 	"github.com/fastpathlab/fplab/source"
 	"github.com/fastpathlab/fplab/source/consume"
 )
@@ -44,7 +45,7 @@ func runReader(ctx context.Context, c *rungargs.Cell, mem *countingAllocator, t 
 	r, err := source.Open(ctx, source.Config{
 		Path: consume.Path(c.Path), Bootstrap: c.Bootstrap, Props: c.Props, Topic: c.Topic,
 		Partitions: c.Partitions, Start: restored.Start, Stop: stop, Batch: c.Batch, CRC: c.CRC,
-		Keys: c.Keys, Codec: t.codec, Mem: mem, Timeout: stallTimeout(c.Timeout),
+		Keys: c.Keys, Decoder: c.Value(cell.Decoder), Codec: t.codec, Mem: mem, Timeout: stallTimeout(c.Timeout),
 	})
 	if err != nil {
 		return err

@@ -41,7 +41,7 @@ func runCase(ctx context.Context, c *rungargs.Cell, b Build, cl clusters.Cluster
 	start, stop := t.layout.Bounds()
 	cfg := source.Config{
 		Path: consume.Path(c.Path), Bootstrap: c.Bootstrap, Props: c.Props, Topic: c.Topic,
-		Partitions: c.Partitions, Batch: c.Batch, CRC: c.CRC, Keys: c.Keys,
+		Partitions: c.Partitions, Batch: c.Batch, CRC: c.CRC, Keys: c.Keys, Decoder: c.Value(cell.Decoder),
 		Codec: t.codec, Mem: mem, Timeout: stallTimeout(c.Timeout),
 	}
 	appendAfterOpen := false

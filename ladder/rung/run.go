@@ -158,7 +158,7 @@ func measure(ctx context.Context, c *rungargs.Cell, mem *countingAllocator, t *t
 	t0 := time.Now()
 	r, err := source.Open(ctx, source.Config{
 		Path: consume.Path(c.Path), Bootstrap: c.Bootstrap, Props: c.Props, Topic: c.Topic,
-		Partitions: c.Partitions, Batch: c.Batch, CRC: c.CRC, Keys: c.Keys,
+		Partitions: c.Partitions, Batch: c.Batch, CRC: c.CRC, Keys: c.Keys, Decoder: c.Value(cell.Decoder),
 		Codec: t.codec, Mem: mem, Timeout: stallTimeout(c.Timeout),
 	})
 	if err != nil {

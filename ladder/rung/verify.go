@@ -222,6 +222,9 @@ func checkPath(c *rungargs.Cell, st consume.Stats, as consume.Assertions) error 
 	if as.CheckCRCs != c.CRC {
 		return fmt.Errorf("rung: cell claims check.crcs=%v but the client runs with %v (%s)", c.CRC, as.CheckCRCs, as.CheckCRCsSource)
 	}
+	if stock := c.Value(cell.Decoder) == cell.DecoderStock; stock == (as.Decoder == consume.DecoderLab) || as.Decoder == "" {
+		return fmt.Errorf("rung: cell claims decoder=%s but the reader decodes with %q", c.Value(cell.Decoder), as.Decoder)
+	}
 	switch consume.Path(c.Path) {
 	case consume.PathFast:
 		// One crossing per drain: a bulk drain moves many records per

@@ -52,8 +52,8 @@ type Cell struct {
 }
 
 // shapeKeys are the optional axes that shape the corpus's topic and how it
-// is read: each is a flag of its own, absent at its default.
-var shapeKeys = []string{cell.Compression, cell.Size, cell.Keyed, cell.Nulls, cell.Txn, cell.Case}
+// is read and decoded: each is a flag of its own, absent at its default.
+var shapeKeys = []string{cell.Compression, cell.Size, cell.Keyed, cell.Nulls, cell.Txn, cell.Case, cell.Decoder}
 
 // RoleReader is the Role of a checkpointing reader process.
 const RoleReader = "reader"

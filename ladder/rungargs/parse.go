@@ -52,6 +52,7 @@ func Decode(args []string, usage io.Writer) (Cell, error) {
 		cell.Nulls:       "share of tombstones (null values) in the corpus",
 		cell.Txn:         "aborts: the corpus is written in transactions, some aborted, and read read_committed",
 		cell.Case:        "parity case",
+		cell.Decoder:     "stock: the shallow or fast path decodes with the format's best stock Go library instead of the lab's decoder",
 	} {
 		shape[k] = fs.String(k, cell.Default(k), usage+": "+strings.Join(cell.Values(k), ", "))
 	}

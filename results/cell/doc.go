@@ -16,10 +16,10 @@
 //
 // A name is key=value parts joined by '/', in a fixed order:
 //
-//	path=fast/format=json/batch=8192/brokers=3/alloc=go/crc=off[/cluster=kafka][/compression=lz4][/size=1024][/keys=on][/nulls=0.01][/txn=aborts][/case=appended][/ckpt=1s][/prof=on][/fault=kill][/aa=a]
+//	path=fast/format=json/batch=8192/brokers=3/alloc=go/crc=off[/cluster=kafka][/compression=lz4][/size=1024][/keys=on][/nulls=0.01][/txn=aborts][/case=appended][/decoder=stock][/ckpt=1s][/prof=on][/fault=kill][/aa=a]
 //
 // The optional axes (cluster, compression and the topic-shape axes size,
-// keys, nulls, txn and case) are left out at their Default (embedded, none,
-// 100, off, 0, off, none), so names of the default runs read as they always have. Metric unit names live in package
+// keys, nulls, txn and case, and decoder) are left out at their Default
+// (embedded, none, 100, off, 0, off, none, lab), so names of the default runs read as they always have. Metric unit names live in package
 // results (units.go), beside the table that says which way each improves.
 package cell

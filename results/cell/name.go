@@ -38,6 +38,9 @@ type Cell struct {
 	// Case is a parity case (cell.Cases); "" (what Parse returns without a
 	// case part) is case=none.
 	Case string
+	// Decoder is "" or lab for the lab's decoder, stock for the stock
+	// library route (Parse returns "" without a decoder part).
+	Decoder string
 	// Ckpt is the checkpoint interval (0: checkpointing off).
 	Ckpt time.Duration
 	// Prof is set for a profiled cell.
@@ -52,7 +55,7 @@ type Cell struct {
 // "BenchmarkLadder/" prefix), key=value parts in the fixed order of Keys, so
 // benchproc can project any of them:
 //
-//	path=fast/format=json/batch=8192/brokers=3/alloc=go/crc=off[/cluster=kafka][/compression=lz4][/size=1024][/keys=on][/nulls=0.01][/txn=aborts][/case=appended][/ckpt=1s][/prof=on][/fault=kill][/aa=a]
+//	path=fast/format=json/batch=8192/brokers=3/alloc=go/crc=off[/cluster=kafka][/compression=lz4][/size=1024][/keys=on][/nulls=0.01][/txn=aborts][/case=appended][/decoder=stock][/ckpt=1s][/prof=on][/fault=kill][/aa=a]
 //
 // The optional axes (cluster to case) are left out at their Default. Parse
 // is its inverse.
@@ -129,6 +132,11 @@ func (c Cell) Value(key string) string {
 			return CaseNone
 		}
 		return c.Case
+	case Decoder:
+		if c.Decoder == "" {
+			return DecoderLab
+		}
+		return c.Decoder
 	case Ckpt:
 		if c.Ckpt > 0 {
 			return c.Ckpt.String()
@@ -239,6 +247,10 @@ func (c *Cell) set(p Part) error {
 	case Case:
 		if c.Case, err = known(p, Cases()); c.Case == CaseNone {
 			c.Case = ""
+		}
+	case Decoder:
+		if c.Decoder, err = known(p, Decoders()); c.Decoder == DecoderLab {
+			c.Decoder = ""
 		}
 	case Ckpt:
 		d, perr := time.ParseDuration(p.Value)

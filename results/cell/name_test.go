@@ -36,7 +36,7 @@ func variants() []Cell {
 	for _, v := range Compressions() {
 		add(func(c *Cell) { c.Compression = v })
 	}
-	for _, k := range []string{Size, Keyed, Nulls, Txn, Case} {
+	for _, k := range []string{Size, Keyed, Nulls, Txn, Case, Decoder} {
 		for _, v := range Values(k) {
 			add(func(c *Cell) {
 				if err := c.Set(k, v); err != nil {
@@ -75,7 +75,7 @@ func random(r *rand.Rand) Cell {
 	if r.IntN(2) == 0 {
 		c.Fault = FaultKill
 	}
-	for _, k := range []string{Size, Keyed, Nulls, Case} {
+	for _, k := range []string{Size, Keyed, Nulls, Case, Decoder} {
 		if err := c.Set(k, pick(Values(k))); err != nil {
 			panic(err)
 		}
@@ -158,6 +158,8 @@ func TestParseRefuses(t *testing.T) {
 		{ok + "/nulls=0.010", "unknown nulls"},
 		{ok + "/txn=off", "never written"},
 		{ok + "/keys=off", "never written"},
+		{ok + "/decoder=lab", "never written"},
+		{ok + "/decoder=goccy", "unknown decoder"},
 		{ok + "/keys=yes", "unknown keys"},
 		{ok + "/txn=on", "unknown txn"},
 		{ok + "/case=none", "never written"},
@@ -208,8 +210,8 @@ func TestOrder(t *testing.T) {
 	if r, ok := KeyRank(AA); !ok || r != len(Keys())-1 {
 		t.Errorf("KeyRank(aa) = %d, %v", r, ok)
 	}
-	if _, ok := KeyRank("decoder"); ok {
-		t.Error("KeyRank knows decoder")
+	if _, ok := KeyRank("codec"); ok {
+		t.Error("KeyRank knows codec")
 	}
 	if Values(Batch) != nil || len(Values(Path)) != 5 {
 		t.Error("Values")

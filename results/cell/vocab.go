@@ -31,6 +31,9 @@ const (
 	// Case names a parity case: a topic or a reading situation the upstream
 	// issue asks every path to get right (CaseNone for plain cells).
 	Case = "case"
+	// Decoder says whose decoder a consume path runs: the lab's columnar
+	// one, or the best stock Go library route of the format.
+	Decoder = "decoder"
 
 	// Ckpt is the checkpoint interval of a checkpointing cell.
 	Ckpt = "ckpt"
@@ -44,7 +47,7 @@ const (
 
 // Axes lists the axis keys in name order.
 func Axes() []string {
-	return []string{Path, Format, Batch, Brokers, Alloc, CRC, Cluster, Compression, Size, Keyed, Nulls, Txn, Case}
+	return []string{Path, Format, Batch, Brokers, Alloc, CRC, Cluster, Compression, Size, Keyed, Nulls, Txn, Case, Decoder}
 }
 
 // Default is the value of an axis a name leaves out (and a spec may omit),
@@ -65,6 +68,8 @@ func Default(key string) string {
 		return Off
 	case Case:
 		return CaseNone
+	case Decoder:
+		return DecoderLab
 	}
 	return ""
 }
@@ -152,6 +157,12 @@ const (
 	CaseDenied = "denied"
 )
 
+// Decoders: the lab's columnar decoder, or the stock library route.
+const (
+	DecoderLab   = "lab"
+	DecoderStock = "stock"
+)
+
 // On and Off are the values of the crc and prof parts.
 const (
 	On  = "on"
@@ -195,6 +206,9 @@ func NullShares() []string { return []string{NullsNone, NullsOne, NullsTen} }
 
 // Txns lists the transaction settings.
 func Txns() []string { return []string{Off, TxnAborts} }
+
+// Decoders lists the decoder settings.
+func Decoders() []string { return []string{DecoderLab, DecoderStock} }
 
 // Cases lists the parity cases.
 func Cases() []string {
@@ -248,6 +262,8 @@ func Values(key string) []string {
 		return Txns()
 	case Case:
 		return Cases()
+	case Decoder:
+		return Decoders()
 	}
 	return nil
 }

@@ -74,4 +74,10 @@ type Assertions struct {
 	CheckCRCs bool
 	// CheckCRCsSource says where CheckCRCs was read from.
 	CheckCRCsSource string
+	// Decoder is the decoder the reader runs: DecoderLab, or the stock
+	// library route's name and version.
+	Decoder string
 }
+
+// DecoderLab is Assertions.Decoder of a reader running the lab's decoder.
+const DecoderLab = "lab"

@@ -253,6 +253,13 @@ func (b *builders) truncate(n int) {
 
 func (b *builders) Release() { b.rb.Release() }
 
+// AppendNull appends a tombstone's all-null row (workloads.Columnar's).
+func (b *builders) AppendNull() {
+	for _, fb := range b.rb.Fields() {
+		fb.AppendNull()
+	}
+}
+
 // row is a decoded record as Go values, the target of the struct routes
 // (encoding/json, goccy, hamba): the bid columns, then the wide ones.
 type row struct {
