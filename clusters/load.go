@@ -189,7 +189,7 @@ func Load(ctx context.Context, c Cluster, topic string, partitions int, n int,
 	ctx, stopWatch := watchBrokers(ctx, c.seeds(), watchEvery)
 	defer stopWatch()
 	if err := ensureTopic(ctx, c, cl, topic, partitions, cfg.replication); err != nil {
-		return LoadStats{}, brokerDown(ctx, err)
+		return LoadStats{}, brokerDown(ctx, err, c.seeds()...)
 	}
 	p := &producer{cl: cl, topic: topic, layout: layout, message: message, meta: cfg.meta}
 	run := p.run
@@ -199,11 +199,11 @@ func Load(ctx context.Context, c Cluster, topic string, partitions int, n int,
 	bytes, err := run(ctx, cfg.generators)
 	if err != nil {
 		return LoadStats{}, brokerDown(ctx, fmt.Errorf("clusters: load %d records into topic %s on %s: %w",
-			n, topic, strings.Join(c.seeds(), ","), err))
+			n, topic, strings.Join(c.seeds(), ","), err), c.seeds()...)
 	}
 	if cfg.layout != nil {
 		if err := awaitLayoutEnds(ctx, c, kadm.NewClient(cl), topic, layout); err != nil {
-			return LoadStats{}, brokerDown(ctx, err)
+			return LoadStats{}, brokerDown(ctx, err, c.seeds()...)
 		}
 	}
 	return LoadStats{Records: int64(n), Bytes: bytes, Duration: time.Since(start)}, nil

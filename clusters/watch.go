@@ -46,11 +46,23 @@ func watchBrokers(ctx context.Context, addrs []string, every time.Duration) (wat
 }
 
 // brokerDown returns the *BrokerDownError that ended ctx, if a watch ended
-// it, else err: a load that failed because its broker died says so, not
-// how franz-go noticed.
-func brokerDown(ctx context.Context, err error) error {
+// it; else, when addrs are given, it dials each of them once now (a load
+// can fail on a dead broker before the watch's next tick) and returns a
+// *BrokerDownError for the first that does not answer; else err. A load
+// that failed because its broker died says so, not how franz-go noticed.
+func brokerDown(ctx context.Context, err error, addrs ...string) error {
 	if bd, ok := context.Cause(ctx).(*BrokerDownError); ok {
 		return bd
+	}
+	if err == nil || len(addrs) == 0 {
+		return err
+	}
+	dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*dialTimeout)
+	defer cancel()
+	for _, a := range addrs {
+		if derr := dial(dctx, a); derr != nil {
+			return &BrokerDownError{Addr: a, Err: derr}
+		}
 	}
 	return err
 }
