@@ -12,6 +12,7 @@ GOBUILD := CGO_ENABLED=1 $(GO) build -trimpath -ldflags '$(LDFLAGS)'
 
 include alloc/Makefile.inc
 include clusters/kafka/Makefile.inc
+include java/Makefile.inc
 include arm64.mk
 
 .PHONY: all build build-go build-mimalloc2 build-mimalloc3 test vet bench-smoke bench-ladder bench-paths bench-kafka-smoke bench-parity clean

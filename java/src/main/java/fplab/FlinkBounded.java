@@ -1,0 +1,458 @@
+package fplab;
+
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+
+import org.apache.flink.api.common.RuntimeExecutionMode;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.serialization.DeserializationSchema;
+import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.api.connector.sink2.SinkWriter;
+import org.apache.flink.api.connector.sink2.WriterInitContext;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.CoreOptions;
+import org.apache.flink.configuration.PipelineOptions;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.configuration.TaskManagerOptions;
+import org.apache.flink.connector.kafka.source.KafkaSource;
+import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
+import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.formats.avro.AvroRowDataDeserializationSchema;
+import org.apache.flink.formats.common.TimestampFormat;
+import org.apache.flink.formats.json.JsonParserRowDataDeserializationSchema;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.TimestampData;
+import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
+import org.apache.flink.table.types.logical.BigIntType;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.TimestampType;
+import org.apache.flink.table.types.logical.VarCharType;
+import org.apache.flink.util.Collector;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * Apache Flink's own KafkaSource on a local MiniCluster, reading a topic
+ * from its earliest offsets to the latest offsets captured when the job
+ * starts (a bounded job), decoding each value with the format's stock
+ * Flink deserializer, into a sink that counts records.
+ *
+ * <ul>
+ *   <li>Formats: raw (byte[], Kafka's ByteArrayDeserializer), json
+ *       (flink-json's JsonParserRowDataDeserializationSchema, what the json
+ *       format factory builds by default, into RowData), avro (flink-avro's
+ *       AvroRowDataDeserializationSchema, binary encoding, into RowData).
+ *       The bid schema: auction, bidder, price BIGINT; channel, url STRING;
+ *       date_time TIMESTAMP(3); extra STRING. The lab's JSON writes date_time
+ *       as epoch milliseconds (a JSON integer), which Flink's JSON timestamp
+ *       parser does not read (it parses SQL or ISO-8601 text), so json
+ *       decodes it as BIGINT and converts it to TimestampData afterwards,
+ *       what a Flink SQL table would do with TO_TIMESTAMP_LTZ(date_time, 3).
+ *       Avro needs no such step: TIMESTAMP(3) is Avro's timestamp-millis
+ *       long, which is what the lab writes (fields NOT NULL, so no unions).
+ *       protobuf is not built: flink-protobuf needs a generated Java class
+ *       for the message (protoc at build time).</li>
+ *   <li>Parallelism: --parallelism, default the partition count. KafkaSource
+ *       makes one split per partition; parallelism = partitions is how
+ *       Flink Kafka jobs are sized (each source subtask owns one partition,
+ *       none idle), so the default is the deployment people run. On a
+ *       machine with fewer cores than partitions it oversubscribes (each
+ *       subtask is a task thread plus a Kafka fetcher thread), which is why
+ *       it is an argument: the lab measures both.</li>
+ *   <li>Sink: a Sink V2 writer per subtask counting records (and the first
+ *       and last record's System.nanoTime). At end of input each subtask
+ *       adds its figures to JVM-wide totals (the MiniCluster runs in this
+ *       JVM, and the job's classes come from the application class loader);
+ *       the last subtask to finish fails the job unless the total equals
+ *       --records. The main thread checks the same total after the job.</li>
+ *   <li>Window: from the first record any sink subtask received to the last
+ *       record any received. Source and sink are chained (same parallelism,
+ *       forward), so the sink's write runs in the source's task thread right
+ *       after the record is deserialized and emitted: the sink's timestamps
+ *       are the source's emit times. Start-up: JVM start to the first record
+ *       (MiniCluster start, job submission and scheduling, split
+ *       enumeration, the first fetch), reported separately.</li>
+ *   <li>--warmup-runs N runs the same bounded job N times first (each on a
+ *       fresh MiniCluster in this JVM), so the measured run has a warm JIT;
+ *       default 0: a Flink job as deployed starts cold.</li>
+ *   <li>Object reuse is on (pipeline.object-reuse; --object-reuse): without
+ *       it Flink deep-copies every record between chained operators, a cost
+ *       of Flink's safety default that a tuned pipeline turns off when, as
+ *       here, no operator keeps a record.</li>
+ * </ul>
+ */
+public final class FlinkBounded {
+    private FlinkBounded() {}
+
+    static final String PROGRAM = "flink";
+
+    static final Set<String> FLAGS = new HashSet<>(Arrays.asList(
+            "bootstrap", "topic", "partitions", "records", "format", "parallelism", "consumer-config",
+            "timeout-ms", "check-crcs", "max-poll-records", "warmup-runs", "object-reuse"));
+
+    public static void main(String[] args) {
+        long jvmStart = Common.jvmStartNanos();
+        try {
+            System.out.println(run(args, jvmStart));
+            System.out.flush();
+        } catch (Common.Fail f) {
+            Common.die(PROGRAM, f.getMessage());
+        } catch (Throwable t) {
+            Common.die(PROGRAM, Common.rootCause(t));
+        }
+        System.exit(0);
+    }
+
+    static String run(String[] args, long jvmStart) throws Exception {
+        Map<String, String> a = Common.parseArgs(PROGRAM, args, FLAGS);
+        String bootstrap = Common.required(a, "bootstrap");
+        String topic = Common.required(a, "topic");
+        if (a.get("partitions") == null) {
+            throw new Common.Fail("--partitions is required");
+        }
+        if (a.get("records") == null) {
+            throw new Common.Fail("--records is required");
+        }
+        int partitions = (int) Common.longArg(a, "partitions", 0, 1);
+        long records = Common.longArg(a, "records", 0, 0);
+        String format = a.getOrDefault("format", "raw");
+        int parallelism = (int) Common.longArg(a, "parallelism", partitions, 1);
+        long timeoutMs = Common.longArg(a, "timeout-ms", 300_000, 1);
+        boolean crcs = Common.boolArg(a, "check-crcs", true);
+        int maxPoll = (int) Common.longArg(a, "max-poll-records", SteadyConsumer.DEFAULT_MAX_POLL_RECORDS, 1);
+        long warmupRuns = Common.longArg(a, "warmup-runs", 0, 0);
+        boolean objectReuse = Common.boolArg(a, "object-reuse", true);
+        Properties extra = Common.loadConfig(a.get("consumer-config"), SteadyConsumer.FIXED);
+        decoding(format); // reject an unknown format before any start-up
+        long deadline = System.nanoTime() + timeoutMs * 1_000_000L;
+
+        // The same client settings as SteadyConsumer (see there), so the two
+        // differ by Flink's machinery, not by fetch sizes.
+        Properties props = SteadyConsumer.clientProps(bootstrap, crcs, maxPoll, extra);
+        props.remove(ConsumerConfig.CLIENT_ID_CONFIG); // KafkaSource sets client.id per reader
+        props.remove(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG); // the starting offsets initializer sets it
+        props.put("commit.offsets.on.checkpoint", "false");
+
+        long warmRecords = 0, warmNs = 0, startup = 0;
+        boolean seen = false;
+        Totals m = null;
+        for (long run = 0; run <= warmupRuns; run++) {
+            Totals t = runJob(props, topic, partitions, records, format, parallelism, objectReuse, deadline, timeoutMs);
+            if (!seen && t.records > 0) {
+                seen = true;
+                startup = t.first - jvmStart;
+            }
+            if (run < warmupRuns) {
+                warmRecords += t.records;
+                warmNs += t.records > 0 ? t.last - t.first : 0;
+            } else {
+                m = t;
+            }
+        }
+        Map<String, String> conf = SteadyConsumer.confOf(props, SteadyConsumer.CONF_KEYS);
+        conf.put("format", format);
+        conf.put("parallelism", Integer.toString(parallelism));
+        conf.put("object-reuse", Boolean.toString(objectReuse));
+        conf.put("runtime-mode", "STREAMING");
+        conf.put("flink", org.apache.flink.runtime.util.EnvironmentInformation.getVersion());
+        return Common.resultLine(PROGRAM, m.records, m.bytes, m.records > 0 ? m.last - m.first : 0,
+                startup, warmRecords, warmNs, conf);
+    }
+
+    /** What one job run measured. */
+    static final class Totals {
+        long records, bytes, first, last;
+    }
+
+    static Totals runJob(Properties props, String topic, int partitions, long records, String format,
+                         int parallelism, boolean objectReuse, long deadline, long timeoutMs) throws Exception {
+        Shared.reset();
+        Configuration conf = new Configuration();
+        // A failed job fails the run: no restarts.
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
+        conf.set(PipelineOptions.OBJECT_REUSE, objectReuse);
+        conf.set(TaskManagerOptions.NUM_TASK_SLOTS, parallelism);
+        conf.set(CoreOptions.DEFAULT_PARALLELISM, parallelism);
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(parallelism, conf);
+        env.setRuntimeMode(RuntimeExecutionMode.STREAMING);
+
+        Set<TopicPartition> tps = new HashSet<>();
+        for (int p = 0; p < partitions; p++) {
+            tps.add(new TopicPartition(topic, p));
+        }
+        Decoding<?> dec = decoding(format);
+        KafkaSource<?> source = build(dec, props, tps);
+        sinkInto(env, source, records, parallelism);
+
+        JobClient job = env.executeAsync("fplab-flink-" + topic);
+        try {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                throw new TimeoutException();
+            }
+            job.getJobExecutionResult().get(left, TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            try {
+                job.cancel().get(10, TimeUnit.SECONDS);
+            } catch (Exception ignored) {
+                // exiting anyway
+            }
+            throw new Common.Fail("timeout (" + timeoutMs + " ms) passed after " + Shared.records.sum() + " of " + records + " records");
+        } catch (ExecutionException e) {
+            throw new Common.Fail("job failed: " + Common.rootCause(e));
+        }
+        Totals t = new Totals();
+        t.records = Shared.records.sum();
+        t.first = Shared.first.get();
+        t.last = Shared.last.get();
+        for (Decoding<?> d : Shared.decoders) {
+            t.bytes += d.bytes;
+        }
+        if (Shared.finished.get() != parallelism) {
+            throw new Common.Fail(Shared.finished.get() + " of " + parallelism + " sink subtasks reported (the job's classes are not this JVM's?)");
+        }
+        if (t.records != records) {
+            throw new Common.Fail("read " + t.records + " records, expected " + records);
+        }
+        return t;
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    static KafkaSource<?> build(Decoding<?> dec, Properties props, Set<TopicPartition> tps) {
+        return KafkaSource.builder()
+                .setProperties(props)
+                .setGroupId("fplab-flink-" + System.nanoTime())
+                .setPartitions(tps)
+                .setStartingOffsets(OffsetsInitializer.earliest())
+                // Stopping offsets: the latest offsets, captured once by the
+                // split enumerator when the job starts (the last stable
+                // offsets under read_committed).
+                .setBounded(OffsetsInitializer.latest())
+                .setDeserializer((KafkaRecordDeserializationSchema) dec)
+                .build();
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    static void sinkInto(StreamExecutionEnvironment env, KafkaSource<?> source, long records, int parallelism) {
+        env.fromSource((KafkaSource) source, WatermarkStrategy.noWatermarks(), "kafka")
+                .sinkTo(new CountingSink(records, parallelism))
+                .name("count");
+    }
+
+    /** JVM-wide totals of one job run (the MiniCluster is in this JVM). */
+    static final class Shared {
+        static final LongAdder records = new LongAdder();
+        static final AtomicLong first = new AtomicLong(Long.MAX_VALUE);
+        static final AtomicLong last = new AtomicLong(Long.MIN_VALUE);
+        static final AtomicInteger finished = new AtomicInteger();
+        static final ConcurrentLinkedQueue<Decoding<?>> decoders = new ConcurrentLinkedQueue<>();
+
+        static void reset() {
+            records.reset();
+            first.set(Long.MAX_VALUE);
+            last.set(Long.MIN_VALUE);
+            finished.set(0);
+            decoders.clear();
+        }
+    }
+
+    /** Counts records per subtask; the last subtask to end checks the total. */
+    static final class CountingSink<T> implements Sink<T> {
+        private static final long serialVersionUID = 1L;
+        final long expected;
+        final int parallelism;
+
+        CountingSink(long expected, int parallelism) {
+            this.expected = expected;
+            this.parallelism = parallelism;
+        }
+
+        @Override
+        public SinkWriter<T> createWriter(WriterInitContext context) {
+            return new Writer<>(expected, parallelism);
+        }
+    }
+
+    static final class Writer<T> implements SinkWriter<T> {
+        final long expected;
+        final int parallelism;
+        long count, first, last;
+        boolean reported;
+
+        Writer(long expected, int parallelism) {
+            this.expected = expected;
+            this.parallelism = parallelism;
+        }
+
+        @Override
+        public void write(T element, Context context) {
+            long now = System.nanoTime();
+            if (count++ == 0) {
+                first = now;
+            }
+            last = now;
+        }
+
+        @Override
+        public void flush(boolean endOfInput) throws IOException {
+            if (endOfInput) {
+                report();
+            }
+        }
+
+        void report() throws IOException {
+            if (reported) {
+                return;
+            }
+            reported = true;
+            Shared.records.add(count);
+            if (count > 0) {
+                Shared.first.accumulateAndGet(first, Math::min);
+                Shared.last.accumulateAndGet(last, Math::max);
+            }
+            if (Shared.finished.incrementAndGet() == parallelism) {
+                long total = Shared.records.sum();
+                if (total != expected) {
+                    throw new IOException("counting sink: " + total + " records, expected " + expected);
+                }
+            }
+        }
+
+        @Override
+        public void close() {
+            // figures are reported at end of input only: a cancelled or
+            // failed job reports nothing
+        }
+    }
+
+    /** The bid schema as Flink rows; json reads date_time as BIGINT first. */
+    static RowType bidType(boolean dateTimeAsBigint, boolean nullable) {
+        LogicalType ts = dateTimeAsBigint ? new BigIntType(nullable) : new TimestampType(nullable, 3);
+        // The row itself NOT NULL too for avro: a nullable row is an Avro
+        // union [null, record], which the lab's bare records are not.
+        return RowType.of(nullable,
+                new LogicalType[] {
+                    new BigIntType(nullable), new BigIntType(nullable), new BigIntType(nullable),
+                    new VarCharType(nullable, VarCharType.MAX_LENGTH), new VarCharType(nullable, VarCharType.MAX_LENGTH),
+                    ts, new VarCharType(nullable, VarCharType.MAX_LENGTH),
+                },
+                new String[] {"auction", "bidder", "price", "channel", "url", "date_time", "extra"});
+    }
+
+    static final int DATE_TIME = 5;
+
+    static Decoding<?> decoding(String format) {
+        switch (format) {
+            case "raw":
+                return new Decoding<byte[]>(null, PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO, false);
+            case "json": {
+                RowType wire = bidType(true, true);
+                RowType out = bidType(false, true);
+                // failOnMissingField: every column must be present, as the
+                // Go decoder requires; parse errors fail the job.
+                DeserializationSchema<RowData> inner = new JsonParserRowDataDeserializationSchema(
+                        wire, InternalTypeInfo.of(wire), true, false, TimestampFormat.ISO_8601);
+                return new Decoding<RowData>(inner, InternalTypeInfo.of(out), true);
+            }
+            case "avro": {
+                RowType t = bidType(false, false);
+                return new Decoding<RowData>(new AvroRowDataDeserializationSchema(t, InternalTypeInfo.of(t)),
+                        InternalTypeInfo.of(t), false);
+            }
+            case "protobuf":
+                throw new Common.Fail("--format protobuf is not built (flink-protobuf needs a protoc-generated message class)");
+            default:
+                throw new Common.Fail("unknown --format \"" + format + "\" (want raw, json or avro)");
+        }
+    }
+
+    /**
+     * The record deserializer: the format's stock Flink schema on the value
+     * (none for raw), and the value bytes counted for MB/s.
+     */
+    static final class Decoding<T> implements KafkaRecordDeserializationSchema<T> {
+        private static final long serialVersionUID = 1L;
+        final DeserializationSchema<T> inner;
+        final TypeInformation<T> type;
+        final boolean epochMillisDateTime;
+        transient long bytes;
+        transient Collector<T> out;
+        transient FixingCollector fixer;
+
+        Decoding(DeserializationSchema<T> inner, TypeInformation<T> type, boolean epochMillisDateTime) {
+            this.inner = inner;
+            this.type = type;
+            this.epochMillisDateTime = epochMillisDateTime;
+        }
+
+        @Override
+        public void open(DeserializationSchema.InitializationContext context) throws Exception {
+            if (inner != null) {
+                inner.open(context);
+            }
+            Shared.decoders.add(this);
+        }
+
+        @Override
+        @SuppressWarnings("unchecked")
+        public void deserialize(ConsumerRecord<byte[], byte[]> record, Collector<T> collector) throws IOException {
+            byte[] v = record.value();
+            if (v == null) {
+                throw new IOException("record at " + record.topic() + "/" + record.partition() + "@" + record.offset() + " has a null value");
+            }
+            bytes += v.length;
+            if (inner == null) {
+                collector.collect((T) v);
+            } else if (!epochMillisDateTime) {
+                inner.deserialize(v, collector);
+            } else {
+                if (fixer == null) {
+                    fixer = new FixingCollector();
+                }
+                fixer.out = (Collector<RowData>) collector;
+                inner.deserialize(v, (Collector<T>) fixer);
+            }
+        }
+
+        @Override
+        public TypeInformation<T> getProducedType() {
+            return type;
+        }
+    }
+
+    /** Turns the json row's BIGINT date_time into TIMESTAMP(3). */
+    static final class FixingCollector implements Collector<RowData> {
+        Collector<RowData> out;
+
+        @Override
+        public void collect(RowData row) {
+            GenericRowData g = (GenericRowData) row;
+            Object ms = g.getField(DATE_TIME);
+            if (ms != null) {
+                g.setField(DATE_TIME, TimestampData.fromEpochMillis((Long) ms));
+            }
+            out.collect(g);
+        }
+
+        @Override
+        public void close() {}
+    }
+}
