@@ -15,7 +15,7 @@ include clusters/kafka/Makefile.inc
 include java/Makefile.inc
 include arm64.mk
 
-.PHONY: all build build-go build-mimalloc2 build-mimalloc3 test vet bench-smoke bench-ladder bench-paths bench-kafka-smoke bench-parity clean
+.PHONY: all build build-go build-mimalloc2 build-mimalloc3 test vet bench-smoke bench-ladder bench-paths bench-kafka-smoke bench-parity bench-references clean
 
 all: build
 
@@ -45,10 +45,11 @@ vet:
 	$(GO) vet -tags mimalloc2 ./alloc/... ./cmd/...
 	$(GO) vet -tags mimalloc3 ./alloc/... ./cmd/...
 
-# The real-Kafka tests need the Kafka distribution (Maven Central, cached
-# once); with FPLAB_KAFKA_DIST set they fail rather than skip without it.
-test: build vet kafka-dist
-	FPLAB_KAFKA_DIST=$(KAFKA_DIST) $(GO) test -count=1 -timeout 30m ./...
+# The real-Kafka tests need the Kafka distribution and the Java references
+# (Maven Central, cached once); with FPLAB_KAFKA_DIST and FPLAB_JAVA_REFS
+# set they fail rather than skip without them.
+test: build vet kafka-dist java-refs
+	FPLAB_KAFKA_DIST=$(KAFKA_DIST) FPLAB_JAVA_REFS=$(JAVA_REFS_JAR) $(GO) test -count=1 -timeout 30m ./...
 	# The packages with goroutines, child processes and brokers, again
 	# under the race detector (test builds only; nothing measured;
 	# ladder/rung is left out: a rung refuses to run in a -race build).
@@ -82,8 +83,13 @@ bench-ladder: build
 bench-paths: build
 	bin/fplab ladder --spec ladder/specs/paths.yaml
 
-bench-kafka-smoke: build kafka-dist
-	FPLAB_KAFKA_DIST=$(KAFKA_DIST) bin/fplab ladder --spec ladder/specs/kafka-smoke.yaml
+bench-kafka-smoke: build kafka-dist java-refs
+	FPLAB_KAFKA_DIST=$(KAFKA_DIST) FPLAB_JAVA_REFS=$(JAVA_REFS_JAR) bin/fplab ladder --spec ladder/specs/kafka-smoke.yaml
+
+# The reference rungs (docs/references.md): flink, java, java-perf, the
+# consume-only twins and the serving ceiling beside the Go paths.
+bench-references: build kafka-dist java-refs
+	FPLAB_KAFKA_DIST=$(KAFKA_DIST) FPLAB_JAVA_REFS=$(JAVA_REFS_JAR) bin/fplab ladder --spec ladder/specs/references.yaml
 
 # The parity matrix (docs/parity.md): every path on every case, on kfake,
 # then on real Kafka (transactions, DeleteRecords, ACLs).

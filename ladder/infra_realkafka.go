@@ -149,8 +149,8 @@ func checkBrokerKill(s *Spec, cells []cell.Cell) error {
 		switch {
 		case c.Cluster != cell.ClusterKafka || c.Brokers < 3:
 			return fmt.Errorf("selects %s, but a broker can only be killed on cluster kafka with 3 or more brokers", c.Name())
-		case c.Path == cell.PathJava:
-			return fmt.Errorf("selects %s, but path java cannot be told when it is mid-cell (use a Go path)", c.Name())
+		case cell.CountingPath(c.Path):
+			return fmt.Errorf("selects %s, but path %s cannot be told when it is mid-cell (use a Go path)", c.Name(), c.Path)
 		case c.Ckpt > 0:
 			return fmt.Errorf("selects %s, but a broker kill cell cannot also checkpoint (rung refuses it; checkpoint is not an axis to exclude)", c.Name())
 		}

@@ -3,8 +3,10 @@ package ladder
 import (
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
+	"github.com/fastpathlab/fplab/clusters/kafka"
 	"github.com/fastpathlab/fplab/results/cell"
 )
 
@@ -180,36 +182,53 @@ func checkFailures(s *Spec) error {
 }
 
 // checkCombinations refuses the cells no run can measure:
-//   - path java on a cluster other than kafka: ConsumerPerformance needs a
-//     real Kafka distribution next to real brokers (docs/kafka.md);
-//   - path java with checkpoints: it only counts records (rung refuses it);
+//   - a reference path (java, java-perf, flink, ceiling: they count
+//     records, cell.CountingPath) with checkpoints, transactions, a parity
+//     case or a decoder other than lab: nothing of theirs can be staged,
+//     told committed from aborted, or failed on purpose;
+//   - java-perf off cluster kafka: ConsumerPerformance comes with the
+//     Kafka distribution started for real brokers (docs/kafka.md);
+//   - flink on a format FlinkBounded has no stock deserializer for, or
+//     with tombstones (Flink's value-only deserializers drop a null value,
+//     so its count could not equal the corpus);
 //   - brokers over the embedded and kafka clusters' bound;
-//   - path java with transactions or a parity case: it counts records and
-//     cannot tell committed from aborted ones, nor fail on purpose;
 //   - checkpoints in a parity case that is a special read (start-is-stop,
 //     appended, the failures): those cells read once;
 //   - case denied off cluster kafka: only real Kafka runs the ACL
 //     authorizer the case needs;
 //   - decoder stock off the shallow and fast paths, or on csv or raw (no
-//     per-message stock route; workloads/stock.Best).
+//     per-message stock route; workloads/stock.Best);
+//   - decoder none (the consume-only twin) off the shallow, fast and franz
+//     paths, with checkpoints, or in a special read.
 //
-// Exclusions are applied first, so `exclude: [{path: java, cluster:
-// embedded}]` is how a spec runs java next to embedded cells.
+// Exclusions are applied first, so `exclude: [{path: java-perf, cluster:
+// embedded}]` is how a spec runs java-perf next to embedded cells.
 func checkCombinations(s *Spec, cells []cell.Cell) error {
 	for _, c := range cells {
+		counting := cell.CountingPath(c.Path)
 		switch {
-		case c.Path == cell.PathJava && c.Cluster != cell.ClusterKafka:
-			return fieldErrorf(cell.Path, "java runs on cluster kafka only, but cell %s is on %s (exclude it: - {path: java, cluster: %s})", c.Name(), c.Cluster, c.Cluster)
-		case c.Path == cell.PathJava && c.Ckpt > 0:
-			return fieldErrorf("checkpoint", "path java cannot checkpoint (it only counts records), but cell %s does", c.Name())
-		case c.Path == cell.PathJava && (c.Txn || c.Value(cell.Case) != cell.CaseNone):
-			return fieldErrorf(cell.Path, "java only counts records, so it cannot verify cell %s (transactions or a parity case); exclude it", c.Name())
+		case counting && c.Ckpt > 0:
+			return fieldErrorf("checkpoint", "path %s cannot checkpoint (it only counts records), but cell %s does", c.Path, c.Name())
+		case counting && (c.Txn || c.Value(cell.Case) != cell.CaseNone):
+			return fieldErrorf(cell.Path, "%s only counts records, so it cannot verify cell %s (transactions or a parity case); exclude it", c.Path, c.Name())
+		case counting && c.Value(cell.Decoder) != cell.DecoderLab:
+			return fieldErrorf(cell.Decoder, "path %s decodes with its own stock route, so cell %s cannot choose decoder=%s; exclude it", c.Path, c.Name(), c.Decoder)
+		case c.Path == cell.PathJavaPerf && c.Cluster != cell.ClusterKafka:
+			return fieldErrorf(cell.Path, "java-perf runs on cluster kafka only, but cell %s is on %s (exclude it: - {path: java-perf, cluster: %s})", c.Name(), c.Value(cell.Cluster), c.Value(cell.Cluster))
+		case c.Path == cell.PathFlink && !slices.Contains(kafka.RefFlinkFormats, c.Format):
+			return fieldErrorf(cell.Format, "path flink has no stock Flink deserializer for format %s (cell %s; built: %s)", c.Format, c.Name(), strings.Join(kafka.RefFlinkFormats, ", "))
+		case c.Path == cell.PathFlink && c.Value(cell.Nulls) != cell.NullsNone:
+			return fieldErrorf(cell.Nulls, "path flink cannot count tombstones (its value-only deserializers drop null values), but cell %s has nulls=%s", c.Name(), c.Value(cell.Nulls))
 		case c.Ckpt > 0 && cell.SpecialRead(c.Case):
 			return fieldErrorf("checkpoint", "case %s is read once, not checkpointed, but cell %s checkpoints", c.Case, c.Name())
 		case c.Decoder == cell.DecoderStock && c.Path != cell.PathShallow && c.Path != cell.PathFast:
 			return fieldErrorf(cell.Decoder, "decoder stock runs on the shallow and fast paths only, but cell %s is path %s", c.Name(), c.Path)
 		case c.Decoder == cell.DecoderStock && c.Format != cell.FormatJSON && c.Format != cell.FormatAvro && c.Format != cell.FormatProtobuf:
 			return fieldErrorf(cell.Decoder, "decoder stock needs a per-message stock route (json, avro, protobuf), but cell %s is format %s", c.Name(), c.Format)
+		case c.Decoder == cell.DecoderNone && c.Path != cell.PathShallow && c.Path != cell.PathFast && c.Path != cell.PathFranz:
+			return fieldErrorf(cell.Decoder, "decoder none (the consume-only twin) runs on the shallow, fast and franz paths only, but cell %s is path %s", c.Name(), c.Path)
+		case c.Decoder == cell.DecoderNone && (c.Ckpt > 0 || cell.SpecialRead(c.Case)):
+			return fieldErrorf(cell.Decoder, "decoder none only counts what it drains, so it cannot checkpoint or read a special case, but cell %s does", c.Name())
 		case c.Case == cell.CaseDenied && c.Cluster != cell.ClusterKafka:
 			return fieldErrorf(cell.Case, "case denied needs cluster kafka (an ACL authorizer), but cell %s is on %s", c.Name(), c.Value(cell.Cluster))
 		case c.Cluster != cell.ClusterExternal && c.Brokers > maxBrokers:

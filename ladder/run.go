@@ -130,6 +130,9 @@ func prepare(spec *Spec, opt Options) (*runner, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkReferences(sch.Cells); err != nil {
+		return nil, err
+	}
 	infra := opt.Infra
 	if infra == nil {
 		infra = &KafkaInfra{BrokerBin: bins["go"], CPUs: opt.BrokerCPUs}

@@ -13,8 +13,9 @@ import (
 
 // writeTables renders results.BuildTablesWith of the swept cells (values in
 // the spec's order) as Markdown:
-// the throughput (rec/s) tables in full, every other unit folded in a
-// <details> block. A cell without data is a gap with a footnote saying why.
+// the throughput (rec/s) tables and its shares of the references measured
+// in the same run (results.UnitPctCeiling, UnitPctTwin) in full, every
+// other unit folded in a <details> block. A cell without data is a gap with a footnote saying why.
 // An emulated run's tables carry plots.EmulatedLabel in every heading.
 func writeTables(b *strings.Builder, n *notes, runDir string, main []results.Row, order map[string][]string, emulated bool, link func(string) string) {
 	b.WriteString("## Tables\n\n")
@@ -42,7 +43,9 @@ func writeTables(b *strings.Builder, n *notes, runDir string, main []results.Row
 		byUnit[t.Unit] = append(byUnit[t.Unit], t)
 	}
 	for _, u := range units {
-		folded := u != plotsPrimaryUnit
+		// Throughput and its shares of the run's references (the serving
+		// ceiling, the consume-only twin) are the headline; the rest folds.
+		folded := u != plotsPrimaryUnit && u != results.UnitPctCeiling && u != results.UnitPctTwin
 		if folded {
 			fmt.Fprintf(b, "<details><summary>%s (%d tables)</summary>\n\n", mdText(u), len(byUnit[u]))
 		}

@@ -76,6 +76,7 @@ func BuildTablesWith(rows []Row, opts TableOptions) ([]Table, error) {
 	if err != nil {
 		return nil, err
 	}
+	ds.deriveShares()
 	var tables []Table
 	for _, unit := range ds.units {
 		obs := ds.byUnit[unit]

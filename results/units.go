@@ -72,6 +72,9 @@ var unitDirections = map[string]Direction{
 	UnitLostRec:      LowerIsBetter,
 	UnitDupRec:       LowerIsBetter,
 
+	UnitPctCeiling: HigherIsBetter,
+	UnitPctTwin:    HigherIsBetter,
+
 	UnitWindowMs:       Neutral,
 	UnitRecPerCrossing: Neutral,
 	UnitRec:            Neutral,

@@ -43,7 +43,9 @@ type Config struct {
 	Keys bool
 	// Decoder is "" or "lab" for the codec's own columnar decoder, "stock"
 	// for the format's best stock Go library route (workloads/stock.Best),
-	// on the shallow and fast paths only.
+	// on the shallow and fast paths only, or "none" for the path's
+	// consume-only twin (shallow, fast and franz): the same drain with no
+	// decoder, whose batches carry positions and a nil Rec.
 	Decoder string
 	// Codec decodes the messages; Mem backs the Arrow buffers.
 	Codec workloads.Codec
@@ -77,8 +79,10 @@ func (c *Config) validate() error {
 		return fmt.Errorf("source: timeout must be %v..%v, got %v", limits.minTimeout, limits.maxTimeout, c.Timeout)
 	case c.Codec == nil:
 		return fmt.Errorf("source: no codec")
-	case c.Decoder != "" && c.Decoder != "lab" && c.Decoder != "stock":
-		return fmt.Errorf("source: decoder must be lab or stock, got %q", c.Decoder)
+	case c.Decoder != "" && c.Decoder != "lab" && c.Decoder != "stock" && c.Decoder != consume.DecoderNone:
+		return fmt.Errorf("source: decoder must be lab, stock or none, got %q", c.Decoder)
+	case c.Decoder == consume.DecoderNone && c.Path == consume.PathRowwise:
+		return fmt.Errorf("source: decoder none (the consume-only twin) runs on the shallow, fast and franz paths, not rowwise")
 	case c.Decoder == "stock" && c.Path != consume.PathShallow && c.Path != consume.PathFast:
 		return fmt.Errorf("source: decoder stock runs on the shallow and fast paths, not %s", c.Path)
 	case c.Mem == nil:

@@ -24,6 +24,7 @@ type franzReader struct {
 	cfg     *Config
 	cl      *kgo.Client
 	col     workloads.Columnar
+	decoder string                // Assertions.Decoder
 	keys    *workloads.KeyColumns // nil unless Config.Keys
 	a       *assembler
 	fetches kgo.Fetches
@@ -81,13 +82,18 @@ func openFranz(ctx context.Context, cfg *Config) (*franzReader, error) {
 		// instead of resetting somewhere else.
 		kgo.ConsumeResetOffset(kgo.NoResetOffset()),
 	)
+	col, decoder, err := newColumnar(cfg)
+	if err != nil {
+		return nil, err
+	}
 	cl, err := kgo.NewClient(opts...)
 	if err != nil {
+		col.Release()
 		return nil, fmt.Errorf("source: franz: %w", err)
 	}
 	return &franzReader{
-		cfg: cfg, cl: cl,
-		col:  cfg.Codec.NewColumnar(cfg.Mem),
+		cfg: cfg, cl: cl, decoder: decoder,
+		col:  col,
 		keys: keyColumns(cfg),
 		a:    a,
 	}, nil
@@ -267,7 +273,7 @@ func (r *franzReader) Assertions() (consume.Assertions, error) {
 		Client:          ClientOf(consume.PathFranz),
 		CheckCRCs:       !v,
 		CheckCRCsSource: fmt.Sprintf("kgo Client.OptValue(DisableFetchCRCValidation) = %v", v),
-		Decoder:         consume.DecoderLab,
+		Decoder:         r.decoder,
 	}, nil
 }
 

@@ -35,12 +35,13 @@ func Open(ctx context.Context, cfg Config) (consume.Reader, error) {
 	return nil, fmt.Errorf("source: unknown path %q", cfg.Path)
 }
 
-// keyColumns is the builder of a keyed read's key and headers columns,
-// nil when cfg does not ask for them.
-// newColumnar is the value decoder of the shallow and fast paths: the
-// codec's own, or with Decoder "stock" the format's best stock route, and
-// the name Assertions reports for it.
+// newColumnar is the value decoder of the shallow, fast and franz paths:
+// the codec's own, with Decoder "stock" the format's best stock route, with
+// "none" the twin's discard; and the name Assertions reports for it.
 func newColumnar(cfg *Config) (workloads.Columnar, string, error) {
+	if cfg.Decoder == consume.DecoderNone {
+		return &discard{}, consume.DecoderNone, nil
+	}
 	if cfg.Decoder != "stock" {
 		return cfg.Codec.NewColumnar(cfg.Mem), consume.DecoderLab, nil
 	}
@@ -55,8 +56,10 @@ func newColumnar(cfg *Config) (workloads.Columnar, string, error) {
 	return col, r.Library, nil
 }
 
+// keyColumns is the builder of a keyed read's key and headers columns,
+// nil when cfg does not ask for them or decodes nothing (a twin).
 func keyColumns(cfg *Config) *workloads.KeyColumns {
-	if !cfg.Keys {
+	if !cfg.Keys || cfg.Decoder == consume.DecoderNone {
 		return nil
 	}
 	return workloads.NewKeyColumns(cfg.Mem)

@@ -40,35 +40,6 @@ const (
 	JavaFlink  JavaProgram = "flink"
 )
 
-// JavaRefJarEnv names the environment variable that points at the jar.
-const JavaRefJarEnv = "FPLAB_JAVA_REFS"
-
-// DefaultJavaRefJar is where `make java-refs` puts the jar when
-// FPLAB_JAVA_REFS is unset: beside the Kafka distribution,
-// $XDG_CACHE_HOME/fplab/java-refs/fplab-java.jar (or ~/.cache/...).
-func DefaultJavaRefJar() string {
-	return filepath.Join(filepath.Dir(kafka.DefaultDistDir()), "java-refs", "fplab-java.jar")
-}
-
-// JavaRefJar is the jar in force: FPLAB_JAVA_REFS when set, else
-// DefaultJavaRefJar.
-func JavaRefJar() string {
-	if p := os.Getenv(JavaRefJarEnv); p != "" {
-		return p
-	}
-	return DefaultJavaRefJar()
-}
-
-// CheckJavaRefJar reports whether jar exists, with a one-line error saying
-// how to build it when it does not.
-func CheckJavaRefJar(jar string) error {
-	st, err := os.Stat(jar)
-	if err != nil || !st.Mode().IsRegular() {
-		return fmt.Errorf("rung: no Java reference jar at %s (run `make java-refs`, or set %s)", jar, JavaRefJarEnv)
-	}
-	return nil
-}
-
 // JVM settings of the reference programs, recorded with every result
 // (JavaRefResult.Argv). SteadyConsumer gets what kafka-run-class.sh gives
 // ConsumerPerformance (java.go): a 512 MiB heap and G1 with Kafka's
@@ -77,12 +48,11 @@ func CheckJavaRefJar(jar string) error {
 // (MiniCluster), so it gets 1 GiB, the same collector and settings. The
 // --add-opens Flink needs on Java 17 are in the jar's manifest (java/pom.xml).
 var (
-	javaRefGC           = []string{"-XX:+UseG1GC", "-XX:MaxGCPauseMillis=20", "-XX:InitiatingHeapOccupancyPercent=35", "-XX:+ExplicitGCInvokesConcurrent"}
-	javaRefHeapSteady   = []string{"-Xms512M", "-Xmx512M"}
-	javaRefHeapFlink    = []string{"-Xms1G", "-Xmx1G"}
-	javaRefJVMCommon    = []string{"-Djava.awt.headless=true", "-Dfile.encoding=UTF-8"}
-	javaRefKillGrace    = 20 * time.Second // past the program's own --timeout-ms
-	javaRefFlinkFormats = []string{"raw", "json", "avro"}
+	javaRefGC         = []string{"-XX:+UseG1GC", "-XX:MaxGCPauseMillis=20", "-XX:InitiatingHeapOccupancyPercent=35", "-XX:+ExplicitGCInvokesConcurrent"}
+	javaRefHeapSteady = []string{"-Xms512M", "-Xmx512M"}
+	javaRefHeapFlink  = []string{"-Xms1G", "-Xmx1G"}
+	javaRefJVMCommon  = []string{"-Djava.awt.headless=true", "-Dfile.encoding=UTF-8"}
+	javaRefKillGrace  = 20 * time.Second // past the program's own --timeout-ms
 )
 
 // JavaRefJVMFlags are the JVM flags of program p (heap and collector).
@@ -143,8 +113,8 @@ func JavaRefArgv(jar string, o JavaRefOpts) ([]string, error) {
 		return nil, fmt.Errorf("rung: java %s: negative max-poll-records, warm-up or parallelism", o.Program)
 	case o.Program == JavaSteady && (o.Format != "" || o.Parallelism != 0 || o.WarmupRuns != 0):
 		return nil, fmt.Errorf("rung: java steady takes no format, parallelism or warm-up runs (it counts raw values)")
-	case o.Program == JavaFlink && !slices.Contains(javaRefFlinkFormats, o.Format):
-		return nil, fmt.Errorf("rung: java flink: format %q is not built (want %s)", o.Format, strings.Join(javaRefFlinkFormats, ", "))
+	case o.Program == JavaFlink && !slices.Contains(kafka.RefFlinkFormats, o.Format):
+		return nil, fmt.Errorf("rung: java flink: format %q is not built (want %s)", o.Format, strings.Join(kafka.RefFlinkFormats, ", "))
 	case o.Program == JavaFlink && o.WarmupRecords != 0:
 		return nil, fmt.Errorf("rung: java flink warms up with whole runs (WarmupRuns), not records")
 	}
@@ -300,7 +270,7 @@ func ParseJavaRef(stdout string) (JavaRefResult, error) {
 // o.Records; a non-zero exit is an error carrying the program's one
 // "fplab: ..." stderr line (or its last stderr lines).
 func RunJavaRef(ctx context.Context, java, jar string, o JavaRefOpts) (JavaRefResult, error) {
-	if err := CheckJavaRefJar(jar); err != nil {
+	if err := kafka.CheckRefJar(jar); err != nil {
 		return JavaRefResult{}, err
 	}
 	argv, err := JavaRefArgv(jar, o)
@@ -404,8 +374,8 @@ func runJavaRefCell(ctx context.Context, c *rungargs.Cell, b Build, w io.Writer,
 	if err != nil {
 		return fmt.Errorf("rung: path=%s: %w", c.Path, err)
 	}
-	jar := JavaRefJar()
-	if err := CheckJavaRefJar(jar); err != nil {
+	jar := kafka.RefJar()
+	if err := kafka.CheckRefJar(jar); err != nil {
 		return err
 	}
 	cl := clusters.Cluster{Bootstrap: c.Bootstrap, Props: c.Props}

@@ -143,10 +143,10 @@ func TestJavaRefStderr(t *testing.T) {
 // javaRefJar returns the jar in force, skipping the test without one.
 func javaRefJar(t *testing.T) (java, jar string) {
 	t.Helper()
-	jar = JavaRefJar()
-	if err := CheckJavaRefJar(jar); err != nil {
-		if os.Getenv(JavaRefJarEnv) != "" {
-			t.Fatalf("%s is set but: %v", JavaRefJarEnv, err)
+	jar = kafka.RefJar()
+	if err := kafka.CheckRefJar(jar); err != nil {
+		if os.Getenv(kafka.RefJarEnv) != "" {
+			t.Fatalf("%s is set but: %v", kafka.RefJarEnv, err)
 		}
 		t.Skipf("Java reference tests skipped: %v", err)
 	}
@@ -229,28 +229,21 @@ func TestKafkaJavaRefs(t *testing.T) {
 		check("flink "+f, fl)
 	}
 
-	// The cell runner the rung dispatches path=java and path=flink to.
-	for _, p := range []JavaProgram{JavaSteady, JavaFlink} {
-		path := cell.PathJava
-		if p == JavaFlink {
-			path = string(JavaFlink) // the vocabulary's path "flink"
-		}
+	// Run dispatches path=java and path=flink to their programs.
+	for _, path := range []string{cell.PathJava, cell.PathFlink} {
 		c := rungargs.Cell{
 			Cell: cell.Cell{Path: path, Format: cell.FormatJSON, Batch: 1024, Brokers: 1, Alloc: cell.AllocGo,
 				Cluster: cell.ClusterKafka, CRC: true},
 			Bootstrap: cl.Bootstrap(), Topic: topics["json"], Partitions: parts,
 			Records: n, Seed: 1, Schema: "bid", Timeout: 90 * time.Second,
 		}
-		cctx, cancel := context.WithTimeout(ctx, c.Timeout)
 		var out bytes.Buffer
-		err := runJavaRefCell(cctx, &c, Build{Commit: "test"}, &out, p)
-		cancel()
-		if err != nil {
-			t.Fatalf("cell %s: %v", p, err)
+		if err := Run(ctx, c, Build{Commit: "test"}, &out); err != nil {
+			t.Fatalf("cell %s: %v", path, err)
 		}
 		for _, want := range []string{"BenchmarkLadder/" + c.Name() + " 20000 ", " rec/s", " startup-ms", "\njvm-flags: -Xms", "\njava-conf: fetch.min.bytes:1,", "\nclient: "} {
 			if !strings.Contains(out.String(), want) {
-				t.Errorf("cell %s: output lacks %q:\n%s", p, want, out.String())
+				t.Errorf("cell %s: output lacks %q:\n%s", path, want, out.String())
 			}
 		}
 	}
@@ -300,9 +293,9 @@ func TestKafkaJavaRefMeasure(t *testing.T) {
 	}
 	for _, f := range []workloads.Format{workloads.FormatRaw, workloads.FormatJSON} {
 		topic := loadJavaRefCorpus(t, cl, f, parts, n)
-		// Kafka's ConsumerPerformance (runJava, what path=java ran before
-		// SteadyConsumer) and the fast path, through the rung.
-		for _, p := range []string{cell.PathJava, cell.PathFast} {
+		// Kafka's ConsumerPerformance (java-perf), the steady consumer
+		// (java) and the fast path, through the rung.
+		for _, p := range []string{cell.PathJavaPerf, cell.PathJava, cell.PathFast} {
 			c := rungargs.Cell{
 				Cell: cell.Cell{Path: p, Format: string(f), Batch: 1024, Brokers: 1, Alloc: cell.AllocGo,
 					Cluster: cell.ClusterKafka, CRC: true},
@@ -310,14 +303,7 @@ func TestKafkaJavaRefMeasure(t *testing.T) {
 				Records: n, Seed: 1, Schema: "bid", Timeout: 3 * time.Minute,
 			}
 			var out bytes.Buffer
-			var err error
-			if p == cell.PathJava {
-				cctx, cancel := context.WithTimeout(ctx, c.Timeout)
-				err = runJava(cctx, &c, Build{Commit: "measure"}, &out)
-				cancel()
-			} else {
-				err = Run(ctx, c, Build{Commit: "measure"}, &out)
-			}
+			err := Run(ctx, c, Build{Commit: "measure"}, &out)
 			if err != nil {
 				t.Fatalf("%s %s: %v", p, f, err)
 			}

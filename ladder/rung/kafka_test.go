@@ -91,25 +91,25 @@ func runCell(t *testing.T, c rungargs.Cell) string {
 
 func TestKafkaRungOneBroker(t *testing.T) {
 	cl := kafkatest.Start(t, kafka.Options{Brokers: 1, Partitions: 3})
-	for _, p := range []consume.Path{consume.PathFast, cell.PathJava} {
+	for _, p := range []consume.Path{consume.PathFast, cell.PathJavaPerf} {
 		out := runCell(t, kafkaCell(t, cl, p, 20000))
-		if p == cell.PathJava && !strings.Contains(out, "client: kafka-clients") {
-			t.Errorf("java cell does not name its client: %q", out)
+		if p == cell.PathJavaPerf && !strings.Contains(out, "client: kafka-clients") {
+			t.Errorf("java-perf cell does not name its client: %q", out)
 		}
 	}
 	// Real Kafka keeps the producer's codec (compression.type=producer):
 	// the read-back sees it, and every client reads it, java included.
-	for _, p := range []consume.Path{consume.PathFast, consume.PathFranz, cell.PathJava} {
+	for _, p := range []consume.Path{consume.PathFast, consume.PathFranz, cell.PathJavaPerf} {
 		out := runCell(t, kafkaCellCompressed(t, cl, p, 20000, cell.CompressionZstd))
 		if !strings.Contains(out, "/compression=zstd ") {
 			t.Errorf("%s: output does not name the codec: %q", p, out)
 		}
 	}
-	// The java path asserts the count against the corpus it claims.
-	c := kafkaCell(t, cl, cell.PathJava, 20000)
+	// The java-perf path asserts the count against the corpus it claims.
+	c := kafkaCell(t, cl, cell.PathJavaPerf, 20000)
 	c.Records = 19999
 	if err := Run(context.Background(), c, Build{}, &bytes.Buffer{}); err == nil {
-		t.Error("java cell claiming 19999 records of a 20000-record topic: want an error")
+		t.Error("java-perf cell claiming 19999 records of a 20000-record topic: want an error")
 	}
 }
 

@@ -38,8 +38,13 @@ func Run(ctx context.Context, c rungargs.Cell, b Build, w io.Writer) error {
 	if _, err := alloc.Proof(); err != nil {
 		return fmt.Errorf("rung: alloc=%s not in force: %w", c.Alloc, err)
 	}
-	if c.Path == cell.PathJava {
-		return runJava(ctx, &c, b, w)
+	switch c.Path {
+	case cell.PathJava:
+		return runJavaRefCell(ctx, &c, b, w, JavaSteady)
+	case cell.PathFlink:
+		return runJavaRefCell(ctx, &c, b, w, JavaFlink)
+	case cell.PathJavaPerf:
+		return runJavaPerf(ctx, &c, b, w)
 	}
 	schema, err := workloads.SchemaByName(c.Schema)
 	if err != nil {
@@ -187,7 +192,9 @@ func measure(ctx context.Context, c *rungargs.Cell, mem *countingAllocator, t *t
 		}
 		last = time.Now()
 		err = v.check(b)
-		b.Rec.Release()
+		if b.Rec != nil { // a twin's batch has none
+			b.Rec.Release()
+		}
 		if err != nil {
 			return nil, err
 		}

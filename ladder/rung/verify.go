@@ -31,6 +31,7 @@ type verifier struct {
 	nulls      int64
 	batches    int64
 	short      bool
+	twin       bool // batches without a record batch (checkTwin)
 }
 
 // newVerifier verifies against expected (the corpus's row hashes) placed by
@@ -83,6 +84,9 @@ func (v *verifier) index(p int32, off int64) (int, error) {
 }
 
 func (v *verifier) check(b *consume.Batch) error {
+	if b.Rec == nil {
+		return v.checkTwin(b)
+	}
 	n := int(b.Rec.NumRows())
 	if n != len(b.Partitions) || n != len(b.Offsets) {
 		return fmt.Errorf("rung: batch %d has %d rows but %d positions", v.batches, n, len(b.Partitions))
@@ -112,6 +116,29 @@ func (v *verifier) check(b *consume.Batch) error {
 	if v.layout.Shape().Nulls > 0 {
 		v.nulls += int64(nullRows(b))
 	}
+	v.split = append(v.split[:0], b.Split...)
+	v.rows += int64(n)
+	v.batches++
+	return nil
+}
+
+// checkTwin takes a consume-only twin's batch (decoder none: positions, no
+// record batch). It verifies nothing per row, which is the point of a
+// twin, only the batch sizes; checkEnd then holds the twin to the same
+// count and final split as its path, so a twin that skipped or repeated
+// records still fails.
+func (v *verifier) checkTwin(b *consume.Batch) error {
+	v.twin = true
+	n := len(b.Partitions)
+	switch {
+	case n != len(b.Offsets):
+		return fmt.Errorf("rung: batch %d has %d partitions but %d offsets", v.batches, n, len(b.Offsets))
+	case v.short:
+		return fmt.Errorf("rung: batch %d follows a short batch (only the last may be short)", v.batches)
+	case n > v.batch || n == 0:
+		return fmt.Errorf("rung: batch %d has %d rows (batch size %d)", v.batches, n, v.batch)
+	}
+	v.short = n < v.batch
 	v.split = append(v.split[:0], b.Split...)
 	v.rows += int64(n)
 	v.batches++
@@ -149,7 +176,9 @@ func (v *verifier) checkEnd(st consume.Stats, start, stop []int64) error {
 	switch {
 	case v.rows != int64(want.Records):
 		return fmt.Errorf("rung: read %d verified records, the corpus holds %d committed records in the range", v.rows, want.Records)
-	case v.layout.Shape().Nulls > 0 && (v.nulls != int64(want.Nulls) || st.Nulls != int64(want.Nulls)):
+	case v.twin && v.layout.Shape().Nulls > 0 && st.Nulls != int64(want.Nulls):
+		return fmt.Errorf("rung: %d tombstones counted by the reader, the corpus holds %d", st.Nulls, want.Nulls)
+	case !v.twin && v.layout.Shape().Nulls > 0 && (v.nulls != int64(want.Nulls) || st.Nulls != int64(want.Nulls)):
 		return fmt.Errorf("rung: %d tombstone rows verified and %d counted by the reader, the corpus holds %d", v.nulls, st.Nulls, want.Nulls)
 	}
 	if v.batches > 0 {
@@ -222,7 +251,16 @@ func checkPath(c *rungargs.Cell, st consume.Stats, as consume.Assertions) error 
 	if as.CheckCRCs != c.CRC {
 		return fmt.Errorf("rung: cell claims check.crcs=%v but the client runs with %v (%s)", c.CRC, as.CheckCRCs, as.CheckCRCsSource)
 	}
-	if stock := c.Value(cell.Decoder) == cell.DecoderStock; stock == (as.Decoder == consume.DecoderLab) || as.Decoder == "" {
+	var ok bool
+	switch c.Value(cell.Decoder) {
+	case cell.DecoderLab:
+		ok = as.Decoder == consume.DecoderLab
+	case cell.DecoderNone:
+		ok = as.Decoder == consume.DecoderNone
+	default: // stock: a library's name and version
+		ok = as.Decoder != "" && as.Decoder != consume.DecoderLab && as.Decoder != consume.DecoderNone
+	}
+	if !ok {
 		return fmt.Errorf("rung: cell claims decoder=%s but the reader decodes with %q", c.Value(cell.Decoder), as.Decoder)
 	}
 	switch consume.Path(c.Path) {

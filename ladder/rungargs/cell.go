@@ -149,12 +149,14 @@ func (c *Cell) Validate() error {
 		return fmt.Errorf("rungargs: unknown role %q", c.Role)
 	case c.Role == RoleReader && c.CkptDir == "":
 		return fmt.Errorf("rungargs: a reader needs --ckpt-dir")
-	case c.Path == cell.PathJava && c.Ckpt > 0:
-		return fmt.Errorf("rungargs: path=java cannot checkpoint (it only counts records)")
-	case c.Path == cell.PathJava && c.FaultSocket != "":
-		return fmt.Errorf("rungargs: path=java cannot take a mid-cell broker kill (use a Go path)")
-	case c.Path == cell.PathJava && !saslOnly(c.Props):
-		return fmt.Errorf("rungargs: path=java takes no cluster props but SASL/PLAIN credentials (the others are librdkafka names)")
+	case cell.CountingPath(c.Path) && c.Ckpt > 0:
+		return fmt.Errorf("rungargs: path=%s cannot checkpoint (it only counts records)", c.Path)
+	case cell.CountingPath(c.Path) && c.FaultSocket != "":
+		return fmt.Errorf("rungargs: path=%s cannot take a mid-cell broker kill (use a Go path)", c.Path)
+	case cell.CountingPath(c.Path) && !saslOnly(c.Props):
+		return fmt.Errorf("rungargs: path=%s takes no cluster props but SASL/PLAIN credentials (the others are librdkafka names)", c.Path)
+	case c.Decoder == cell.DecoderNone && c.Ckpt > 0:
+		return fmt.Errorf("rungargs: decoder=none cannot checkpoint (its batches carry no rows to stage)")
 	case c.FaultSocket != "" && c.Ckpt > 0:
 		return fmt.Errorf("rungargs: a broker kill cell cannot also checkpoint")
 	case (c.Fault != "") != (c.FaultSocket != ""):
@@ -174,7 +176,7 @@ func sortedKeys(m map[string]string) []string {
 }
 
 // saslOnly reports whether props hold nothing but SASL credentials, which
-// the java cell translates into its consumer's properties.
+// the reference paths translate into their clients' settings.
 func saslOnly(props map[string]string) bool {
 	for k := range props {
 		switch k {

@@ -199,7 +199,8 @@ func TestOrder(t *testing.T) {
 		{Batch, "8192", "1024", false},
 		{Path, PathRowwise, PathFast, true},
 		{Path, PathFranz, PathJava, true},
-		{Path, PathJava, "zzz", true},
+		{Path, PathJava, PathCeiling, true},
+		{Path, PathCeiling, "zzz", true},
 		{Path, "aaa", PathRowwise, false},
 		{Format, "avro", "json", true},
 	} {
@@ -213,7 +214,15 @@ func TestOrder(t *testing.T) {
 	if _, ok := KeyRank("codec"); ok {
 		t.Error("KeyRank knows codec")
 	}
-	if Values(Batch) != nil || len(Values(Path)) != 5 {
+	for _, p := range Paths() {
+		if want := p == PathJava || p == PathJavaPerf || p == PathFlink || p == PathCeiling; CountingPath(p) != want {
+			t.Errorf("CountingPath(%s) = %v", p, !want)
+		}
+		if JVMPath(p) != (CountingPath(p) && p != PathCeiling) {
+			t.Errorf("JVMPath(%s) = %v", p, JVMPath(p))
+		}
+	}
+	if Values(Batch) != nil || len(Values(Path)) != 8 {
 		t.Error("Values")
 	}
 }

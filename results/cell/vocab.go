@@ -77,13 +77,26 @@ func Default(key string) string {
 // Keys lists every key a Cell's name can hold, in name order.
 func Keys() []string { return append(Axes(), Ckpt, Prof, Fault, AA) }
 
-// Consume paths, from least to most native, then the JVM reference.
+// Consume paths, from least to most native, then the references, which
+// read the topic and count its records but build no Arrow batch.
 const (
 	PathRowwise = "rowwise"
 	PathShallow = "shallow"
 	PathFast    = "fast"
 	PathFranz   = "franz"
-	PathJava    = "java"
+	// PathJava is a steady-state kafka-clients consumer (java/,
+	// fplab.SteadyConsumer): explicit assignment, a warm-up pass outside
+	// the window.
+	PathJava = "java"
+	// PathJavaPerf is Kafka's own kafka-consumer-perf-test
+	// (ConsumerPerformance) with its defaults, JIT warm-up in the window.
+	PathJavaPerf = "java-perf"
+	// PathFlink is Apache Flink's KafkaSource in a bounded job with the
+	// format's stock Flink deserializer (java/, fplab.FlinkBounded).
+	PathFlink = "flink"
+	// PathCeiling is the broker's serving ceiling: raw Fetch requests,
+	// records counted from batch headers (source/ceiling).
+	PathCeiling = "ceiling"
 )
 
 // Message formats.
@@ -157,10 +170,14 @@ const (
 	CaseDenied = "denied"
 )
 
-// Decoders: the lab's columnar decoder, or the stock library route.
+// Decoders: the lab's columnar decoder, the stock library route, or none
+// at all: the path's consume-only twin, which drains exactly as the path
+// does but builds no Arrow batch (records and positions are still counted
+// and checked).
 const (
 	DecoderLab   = "lab"
 	DecoderStock = "stock"
+	DecoderNone  = "none"
 )
 
 // On and Off are the values of the crc and prof parts.
@@ -173,8 +190,24 @@ const (
 const FaultKill = "kill"
 
 // Paths lists every consume path a spec may name, least to most native,
-// the JVM reference last.
-func Paths() []string { return []string{PathRowwise, PathShallow, PathFast, PathFranz, PathJava} }
+// the references last.
+func Paths() []string {
+	return []string{PathRowwise, PathShallow, PathFast, PathFranz, PathJava, PathJavaPerf, PathFlink, PathCeiling}
+}
+
+// CountingPath reports whether a path is a reference that counts the
+// topic's records without building Arrow batches the lab verifies: java,
+// java-perf, flink and ceiling.
+func CountingPath(p string) bool {
+	switch p {
+	case PathJava, PathJavaPerf, PathFlink, PathCeiling:
+		return true
+	}
+	return false
+}
+
+// JVMPath reports whether a path runs in a JVM (java, java-perf, flink).
+func JVMPath(p string) bool { return p == PathJava || p == PathJavaPerf || p == PathFlink }
 
 // Formats lists the message formats in a fixed order.
 func Formats() []string {
@@ -208,7 +241,7 @@ func NullShares() []string { return []string{NullsNone, NullsOne, NullsTen} }
 func Txns() []string { return []string{Off, TxnAborts} }
 
 // Decoders lists the decoder settings.
-func Decoders() []string { return []string{DecoderLab, DecoderStock} }
+func Decoders() []string { return []string{DecoderLab, DecoderStock, DecoderNone} }
 
 // Cases lists the parity cases.
 func Cases() []string {

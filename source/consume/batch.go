@@ -9,7 +9,8 @@ import (
 
 // Batch is one emitted Arrow record batch with the positions it covers.
 // Rec belongs to the caller (Release it); the slices are reused by the
-// reader and are valid until the next call to Next.
+// reader and are valid until the next call to Next. A consume-only twin's
+// batch (decoder none) has a nil Rec: its rows are its positions.
 type Batch struct {
 	Rec arrow.RecordBatch
 	// Partitions and Offsets give, per row, where the record came from.
@@ -79,5 +80,9 @@ type Assertions struct {
 	Decoder string
 }
 
-// DecoderLab is Assertions.Decoder of a reader running the lab's decoder.
-const DecoderLab = "lab"
+// DecoderLab is Assertions.Decoder of a reader running the lab's decoder,
+// DecoderNone that of a consume-only twin, which decodes nothing.
+const (
+	DecoderLab  = "lab"
+	DecoderNone = "none"
+)

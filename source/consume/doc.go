@@ -16,7 +16,7 @@
 //
 //   - Path, its values (PathRowwise, PathShallow, PathFast, PathFranz, each
 //     the cell vocabulary's name), Paths and ParsePath: the paths a Reader
-//     can run (cell.PathJava, the JVM reference, is not one).
+//     can run (the counting references, cell.CountingPath, are not).
 //   - Reader: Next, Stats, Assertions, Close.
 //   - Batch: one Arrow record batch with per-row partition and offset and
 //     the split state after it (what a checkpoint stores).

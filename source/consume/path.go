@@ -11,8 +11,9 @@ import (
 type Path string
 
 // The consume paths package source implements, from least to most native,
-// plus the franz-go peer. cell.PathJava has no Path: the JVM reference runs
-// outside this process and is not a Reader.
+// plus the franz-go peer. The references (cell.CountingPath: java,
+// java-perf, flink, ceiling) have no Path: they count records, build no
+// Arrow batch and are not Readers.
 const (
 	PathRowwise Path = cell.PathRowwise
 	PathShallow Path = cell.PathShallow

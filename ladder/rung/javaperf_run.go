@@ -21,20 +21,21 @@ import (
 // javaHeap is the consumer JVM's heap, as kafka-consumer-perf-test.sh sets it.
 const javaHeap = "-Xmx512M"
 
-// runJava measures the Java reference rung: ConsumerPerformance in a child
+// runJavaPerf measures path=java-perf: Kafka's kafka-consumer-perf-test
+// with its defaults. ConsumerPerformance in a child
 // JVM reads --messages <corpus count> from the topic; the count it reports
 // must equal the corpus count, and the topic must hold exactly the corpus,
 // so the whole corpus was read. The window is the tool's fetch time (from
 // partition assignment to the last record); start-up is JVM start plus
 // group join.
-func runJava(ctx context.Context, c *rungargs.Cell, b Build, w io.Writer) error {
+func runJavaPerf(ctx context.Context, c *rungargs.Cell, b Build, w io.Writer) error {
 	dist := kafka.DistDir()
 	if err := kafka.CheckDist(dist); err != nil {
-		return fmt.Errorf("rung: path=java: %w", err)
+		return fmt.Errorf("rung: path=java-perf: %w", err)
 	}
 	java, err := kafka.FindJava()
 	if err != nil {
-		return fmt.Errorf("rung: path=java: %w", err)
+		return fmt.Errorf("rung: path=java-perf: %w", err)
 	}
 	cl := clusters.Cluster{Bootstrap: c.Bootstrap, Props: c.Props}
 	brokers, err := clusters.BrokerCount(ctx, cl)

@@ -1,0 +1,41 @@
+package ladder
+
+import (
+	"fmt"
+
+	"github.com/fastpathlab/fplab/clusters/kafka"
+	"github.com/fastpathlab/fplab/results/cell"
+)
+
+// checkReferences refuses, before anything starts, a schedule whose JVM
+// reference cells could not run on this machine: java and flink need a
+// java binary and the Java references' jar (`make java-refs`), java-perf
+// the Kafka distribution (`make kafka-dist`). Without the check every such
+// cell would fail one by one after the brokers and corpora were set up.
+func checkReferences(cells []cell.Cell) error {
+	var jar, dist, jvm bool
+	for _, c := range cells {
+		switch c.Path {
+		case cell.PathJava, cell.PathFlink:
+			jar, jvm = true, true
+		case cell.PathJavaPerf:
+			dist, jvm = true, true
+		}
+	}
+	if jvm {
+		if _, err := kafka.FindJava(); err != nil {
+			return fmt.Errorf("ladder: the spec has JVM reference cells: %w", err)
+		}
+	}
+	if jar {
+		if err := kafka.CheckRefJar(kafka.RefJar()); err != nil {
+			return fmt.Errorf("ladder: the spec has path java or flink cells: %w", err)
+		}
+	}
+	if dist {
+		if err := kafka.CheckDist(kafka.DistDir()); err != nil {
+			return fmt.Errorf("ladder: the spec has path java-perf cells: %w", err)
+		}
+	}
+	return nil
+}

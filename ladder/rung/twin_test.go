@@ -1,0 +1,50 @@
+package rung_test
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/fastpathlab/fplab/ladder/rung"
+	"github.com/fastpathlab/fplab/results"
+	"github.com/fastpathlab/fplab/results/cell"
+	"github.com/fastpathlab/fplab/source/consume"
+)
+
+// TestTwinCells: decoder=none is the consume-only twin of shallow, fast and
+// franz: it drains as its path does, builds no record batch, and is still
+// held to the corpus count and the final split; rowwise refuses it.
+func TestTwinCells(t *testing.T) {
+	for _, p := range []consume.Path{consume.PathShallow, consume.PathFast, consume.PathFranz} {
+		t.Run(string(p), func(t *testing.T) {
+			c := testCell(t)
+			c.Path, c.Decoder = string(p), cell.DecoderNone
+			var out bytes.Buffer
+			if err := rung.Run(context.Background(), c, rung.Build{}, &out); err != nil {
+				t.Fatal(err)
+			}
+			name, iters, metrics, _, err := results.ParseBench(out.Bytes())
+			if err != nil || iters != records || !strings.HasSuffix(name, "/decoder=none") {
+				t.Fatalf("%v: %q, %d records\n%s", err, name, iters, out.String())
+			}
+			if !slices.ContainsFunc(metrics, func(m results.Metric) bool { return m.Unit == results.UnitRecPerSec && m.Value > 0 }) {
+				t.Errorf("no rec/s in %v", metrics)
+			}
+			// A twin claiming a corpus other than the topic's fails on its
+			// count, though it verifies no row.
+			c.Records = records - 1
+			err = rung.Run(context.Background(), c, rung.Build{}, io.Discard)
+			if err == nil || !strings.Contains(err.Error(), "read 6000 verified records, the corpus holds 5999") {
+				t.Errorf("twin on the wrong corpus count: %v", err)
+			}
+		})
+	}
+	c := testCell(t)
+	c.Path, c.Decoder = cell.PathRowwise, cell.DecoderNone
+	if err := rung.Run(context.Background(), c, rung.Build{}, io.Discard); err == nil || !strings.Contains(err.Error(), "decoder none") {
+		t.Errorf("rowwise with decoder=none: %v", err)
+	}
+}

@@ -1,0 +1,88 @@
+package results
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/fastpathlab/fplab/results/cell"
+)
+
+// Derived units: a path's throughput as a share of a reference measured in
+// the same run, per repetition, in percent.
+//
+//   - UnitPctCeiling: rec/s over the median rec/s of the serving ceiling
+//     (path=ceiling) on the same topic: the cell with the same format,
+//     brokers, cluster and topic shape (every axis but path, batch, alloc,
+//     crc and decoder, which the ceiling does not have or ignore); all such
+//     ceiling cells' repetitions pooled.
+//   - UnitPctTwin: rec/s over the median rec/s of the cell's consume-only
+//     twin (the same cell with decoder=none): how much of the client's
+//     speed survives decoding and verification.
+//
+// A cell without its reference in the run gets no derived value; the
+// references themselves get none either.
+const (
+	UnitPctCeiling = "pct-of-ceiling"
+	UnitPctTwin    = "pct-of-twin"
+)
+
+// ceilingIgnores are the axes the ceiling has no use for: it counts what
+// the broker serves whatever the batch size, allocator, CRC check or
+// decoder of the path it is set beside.
+var ceilingIgnores = []string{cell.Path, cell.Batch, cell.Alloc, cell.CRC, cell.Decoder}
+
+// deriveShares adds the UnitPctCeiling and UnitPctTwin observations of the
+// rec/s observations that have their reference in ds.
+func (ds *dataset) deriveShares() {
+	obs := ds.byUnit[UnitRecPerSec]
+	if len(obs) == 0 {
+		return
+	}
+	ceil := map[string][]float64{}
+	twin := map[string][]float64{}
+	for _, o := range obs {
+		switch {
+		case o.parts[cell.Path] == cell.PathCeiling:
+			k := shareKey(o.parts, ceilingIgnores...)
+			ceil[k] = append(ceil[k], o.value)
+		case o.parts[cell.Decoder] == cell.DecoderNone:
+			k := shareKey(o.parts, cell.Decoder)
+			twin[k] = append(twin[k], o.value)
+		}
+	}
+	add := func(unit string, o observation, ref []float64) {
+		if len(ref) == 0 {
+			return
+		}
+		m := Summarize(ref).Center
+		if m <= 0 {
+			return
+		}
+		if _, ok := ds.byUnit[unit]; !ok {
+			ds.units = append(ds.units, unit)
+		}
+		ds.byUnit[unit] = append(ds.byUnit[unit], observation{o.cell, o.parts, 100 * o.value / m})
+	}
+	for _, o := range obs {
+		if cell.CountingPath(o.parts[cell.Path]) {
+			continue
+		}
+		add(UnitPctCeiling, o, ceil[shareKey(o.parts, ceilingIgnores...)])
+		if o.parts[cell.Decoder] != cell.DecoderNone {
+			add(UnitPctTwin, o, twin[shareKey(o.parts, cell.Decoder)])
+		}
+	}
+}
+
+// shareKey is a cell's parts without the ignored keys, as one string.
+func shareKey(parts map[string]string, ignore ...string) string {
+	keys := make([]string, 0, len(parts))
+	for k, v := range parts {
+		if v == "" || slices.Contains(ignore, k) || (k == cell.Decoder && v == cell.DecoderLab) {
+			continue
+		}
+		keys = append(keys, k+"="+v)
+	}
+	slices.Sort(keys)
+	return strings.Join(keys, "/")
+}

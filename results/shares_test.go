@@ -1,0 +1,69 @@
+package results_test
+
+import (
+	"math"
+	"testing"
+
+	"github.com/fastpathlab/fplab/results"
+	"github.com/fastpathlab/fplab/results/resultstest"
+)
+
+// TestShares: rec/s becomes a share of the same run's serving ceiling on
+// the same topic (whatever the path's batch, allocator, CRC or decoder) and
+// of the cell's own consume-only twin; the references get no share, and a
+// cell whose reference was not run gets none.
+func TestShares(t *testing.T) {
+	rps := func(cell string, rep int, v float64) results.Row {
+		return resultstest.OK(cell, rep, resultstest.Metric(results.UnitRecPerSec, v))
+	}
+	const (
+		fast     = "path=fast/format=json/batch=8192/brokers=3/alloc=go/crc=off"
+		fastTwin = fast + "/decoder=none"
+		franz    = "path=franz/format=json/batch=8192/brokers=3/alloc=go/crc=off"
+		ceiling  = "path=ceiling/format=json/batch=1024/brokers=3/alloc=go/crc=on"
+		other    = "path=fast/format=avro/batch=8192/brokers=3/alloc=go/crc=off"
+	)
+	rows := []results.Row{
+		rps(ceiling, 0, 4e6), rps(ceiling, 1, 4e6), rps(ceiling, 2, 4e6),
+		rps(fast, 0, 1e6), rps(fast, 1, 2e6), rps(fast, 2, 3e6),
+		rps(fastTwin, 0, 4e6), rps(fastTwin, 1, 4e6), rps(fastTwin, 2, 4e6),
+		rps(franz, 0, 1e6), rps(franz, 1, 1e6), rps(franz, 2, 1e6),
+		rps(franz+"/decoder=none", 0, 2e6), rps(franz+"/decoder=none", 1, 2e6), rps(franz+"/decoder=none", 2, 2e6),
+		rps(other, 0, 1e6), rps(other, 1, 1e6), rps(other, 2, 1e6),
+	}
+	tables, err := results.BuildTables(rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]map[string]float64{} // unit -> cell -> median
+	for _, tb := range tables {
+		if tb.Unit != results.UnitPctCeiling && tb.Unit != results.UnitPctTwin {
+			continue
+		}
+		for _, r := range tb.Rows {
+			for _, c := range r.Cells {
+				if c == nil {
+					continue
+				}
+				if got[tb.Unit] == nil {
+					got[tb.Unit] = map[string]float64{}
+				}
+				got[tb.Unit][c.Cell] = c.Center
+			}
+		}
+	}
+	want := map[string]map[string]float64{
+		results.UnitPctCeiling: {fast: 50, fastTwin: 100, franz: 25, franz + "/decoder=none": 50},
+		results.UnitPctTwin:    {fast: 50, franz: 50},
+	}
+	for unit, cells := range want {
+		for c, v := range cells {
+			if g, ok := got[unit][c]; !ok || math.Abs(g-v) > 1e-9 {
+				t.Errorf("%s of %s = %v (present %v), want %v", unit, c, g, ok, v)
+			}
+		}
+		if len(got[unit]) != len(cells) {
+			t.Errorf("%s has cells %v, want exactly %v", unit, got[unit], cells)
+		}
+	}
+}
