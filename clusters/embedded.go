@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kversion"
 )
 
 // EmbeddedOpt configures RunEmbedded.
@@ -38,6 +39,23 @@ func brokerConfigs() map[string]string {
 	}
 }
 
+// describeTopicPartitionsKey is the DescribeTopicPartitions request (KIP-966).
+const describeTopicPartitionsKey = 75
+
+// advertised is the API versions the embedded cluster serves: kfake's own
+// default (its implemented versions capped at kversion.Stable, whose
+// features it answers from) without DescribeTopicPartitions. kfake answers it with a
+// null eligible-leader-replicas list, which the protocol allows and Kafka's
+// Java admin client (4.1) dereferences: Flink's KafkaSource enumerator
+// failed with a NullPointerException listing partitions. Without the key
+// the Java client falls back to Metadata, as it does against brokers
+// before 3.8, and path=flink reads the embedded cluster (docs/references.md).
+func advertised() *kversion.Versions {
+	v := kversion.Stable()
+	v.SetMaxKeyVersion(describeTopicPartitionsKey, -1)
+	return v
+}
+
 // RunEmbedded is the body of `fplab broker --brokers N --partitions P`. It
 // starts a kfake cluster of brokers brokers on 127.0.0.1, with partitions as
 // the partition count of auto-created topics, prints exactly one line
@@ -56,6 +74,7 @@ func RunEmbedded(ctx context.Context, brokers, partitions int, out io.Writer, op
 		kfake.DefaultNumPartitions(partitions),
 		kfake.AllowAutoTopicCreation(),
 		kfake.BrokerConfigs(brokerConfigs()),
+		kfake.MaxVersions(advertised()),
 	}
 	if len(cfg.ports) > 0 {
 		if len(cfg.ports) != brokers {

@@ -3,10 +3,8 @@ package ladder
 import (
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
-	"github.com/fastpathlab/fplab/clusters/kafka"
 	"github.com/fastpathlab/fplab/results/cell"
 )
 
@@ -183,14 +181,15 @@ func checkFailures(s *Spec) error {
 
 // checkCombinations refuses the cells no run can measure:
 //   - a reference path (java, java-perf, flink, ceiling: they count
-//     records, cell.CountingPath) with checkpoints, transactions, a parity
-//     case or a decoder other than lab: nothing of theirs can be staged,
-//     told committed from aborted, or failed on purpose;
+//     records, cell.CountingPath) with transactions, a parity case or a
+//     decoder other than lab: nothing of theirs can be told committed from
+//     aborted, or failed on purpose; with checkpoints, except flink, which
+//     checkpoints with Flink's own mechanism and reports Flink's
+//     checkpoint durations (no reader kills: failures must be 0);
 //   - java-perf off cluster kafka: ConsumerPerformance comes with the
 //     Kafka distribution started for real brokers (docs/kafka.md);
-//   - flink on a format FlinkBounded has no stock deserializer for, or
-//     with tombstones (Flink's value-only deserializers drop a null value,
-//     so its count could not equal the corpus);
+//   - flink with tombstones (Flink's value-only deserializers drop a null
+//     value, so its count could not equal the corpus);
 //   - brokers over the embedded and kafka clusters' bound;
 //   - checkpoints in a parity case that is a special read (start-is-stop,
 //     appended, the failures): those cells read once;
@@ -207,16 +206,16 @@ func checkCombinations(s *Spec, cells []cell.Cell) error {
 	for _, c := range cells {
 		counting := cell.CountingPath(c.Path)
 		switch {
-		case counting && c.Ckpt > 0:
+		case counting && c.Ckpt > 0 && c.Path != cell.PathFlink:
 			return fieldErrorf("checkpoint", "path %s cannot checkpoint (it only counts records), but cell %s does", c.Path, c.Name())
+		case c.Path == cell.PathFlink && c.Ckpt > 0 && s.Failures > 0:
+			return fieldErrorf("failures", "path flink checkpoints with Flink's own mechanism and cannot have its reader killed, but cell %s would be (failures: %d); exclude it", c.Name(), s.Failures)
 		case counting && (c.Txn || c.Value(cell.Case) != cell.CaseNone):
 			return fieldErrorf(cell.Path, "%s only counts records, so it cannot verify cell %s (transactions or a parity case); exclude it", c.Path, c.Name())
 		case counting && c.Value(cell.Decoder) != cell.DecoderLab:
 			return fieldErrorf(cell.Decoder, "path %s decodes with its own stock route, so cell %s cannot choose decoder=%s; exclude it", c.Path, c.Name(), c.Decoder)
 		case c.Path == cell.PathJavaPerf && c.Cluster != cell.ClusterKafka:
 			return fieldErrorf(cell.Path, "java-perf runs on cluster kafka only, but cell %s is on %s (exclude it: - {path: java-perf, cluster: %s})", c.Name(), c.Value(cell.Cluster), c.Value(cell.Cluster))
-		case c.Path == cell.PathFlink && !slices.Contains(kafka.RefFlinkFormats, c.Format):
-			return fieldErrorf(cell.Format, "path flink has no stock Flink deserializer for format %s (cell %s; built: %s)", c.Format, c.Name(), strings.Join(kafka.RefFlinkFormats, ", "))
 		case c.Path == cell.PathFlink && c.Value(cell.Nulls) != cell.NullsNone:
 			return fieldErrorf(cell.Nulls, "path flink cannot count tombstones (its value-only deserializers drop null values), but cell %s has nulls=%s", c.Name(), c.Value(cell.Nulls))
 		case c.Ckpt > 0 && cell.SpecialRead(c.Case):

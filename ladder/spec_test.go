@@ -179,8 +179,8 @@ func TestSpecErrors(t *testing.T) {
 			`x.yaml:2: path: java-perf runs on cluster kafka only, but cell path=java-perf/format=json/batch=8192/brokers=1/alloc=go/crc=off is on embedded (exclude it: - {path: java-perf, cluster: embedded})`},
 		{"java-perf on external", strings.NewReplacer("path: [fast]", "path: [java-perf]", "seed: 7", "seed: 7\ncluster: [external]\nbootstrap: [k:9092]").Replace(validSpec),
 			`x.yaml:2: path: java-perf runs on cluster kafka only, but cell path=java-perf/format=json/batch=8192/brokers=1/alloc=go/crc=off/cluster=external is on external (exclude it: - {path: java-perf, cluster: external})`},
-		{"flink on csv", strings.NewReplacer("path: [fast]", "path: [flink]", "format: [json]", "format: [csv]").Replace(validSpec),
-			`x.yaml:3: format: path flink has no stock Flink deserializer for format csv (cell path=flink/format=csv/batch=8192/brokers=1/alloc=go/crc=off; built: raw, json, avro)`},
+		{"flink with reader kills", strings.NewReplacer("path: [fast]", "path: [flink]", "seed: 7", "seed: 7\ncheckpoint: [1s]\nfailures: 1").Replace(validSpec),
+			`x.yaml:13: failures: path flink checkpoints with Flink's own mechanism and cannot have its reader killed, but cell path=flink/format=json/batch=8192/brokers=1/alloc=go/crc=off/ckpt=1s would be (failures: 1); exclude it`},
 		{"flink with tombstones", strings.NewReplacer("path: [fast]", "path: [flink]", "seed: 7", "seed: 7\nnulls: [0.01]").Replace(validSpec),
 			`x.yaml:12: nulls: path flink cannot count tombstones (its value-only deserializers drop null values), but cell path=flink/format=json/batch=8192/brokers=1/alloc=go/crc=off/nulls=0.01 has nulls=0.01`},
 		{"ceiling with a stock decoder", strings.NewReplacer("path: [fast]", "path: [ceiling]", "seed: 7", "seed: 7\ndecoder: [stock]").Replace(validSpec),
@@ -287,6 +287,34 @@ func TestShippedSpecs(t *testing.T) {
 	for _, n := range []string{"default.yaml", "full.yaml"} {
 		if specs[n] == nil {
 			t.Errorf("missing %s", n)
+		}
+	}
+	ref := specs["references.yaml"]
+	if ref == nil {
+		t.Fatal("no references.yaml")
+	}
+	rcells, _ := Expand(ref)
+	for _, want := range []string{
+		"path=flink/format=json", "path=flink/format=avro", "path=flink/format=protobuf",
+		"path=java/format=raw", "path=java-perf/format=raw", "path=ceiling/format=raw",
+		"path=fast/format=raw/decoder=none", "path=franz/format=json/decoder=none", "path=shallow/format=avro/decoder=none",
+	} {
+		for _, cl := range []string{cell.ClusterKafka, cell.ClusterEmbedded} {
+			if want == "path=java-perf/format=raw" && cl == cell.ClusterEmbedded {
+				continue
+			}
+			found := slices.ContainsFunc(rcells, func(c cell.Cell) bool {
+				m := map[string]string{}
+				for _, p := range strings.Split(want, "/") {
+					k, v, _ := strings.Cut(p, "=")
+					m[k] = v
+				}
+				m[cell.Cluster] = cl
+				return c.Matches(m)
+			})
+			if !found {
+				t.Errorf("references.yaml: no cell %s on %s", want, cl)
+			}
 		}
 	}
 	par := specs["parity.yaml"]

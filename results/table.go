@@ -358,12 +358,17 @@ func rowLabel(k benchproc.Key, fields []*benchproc.Field, axes []string) string 
 	return strings.Join(parts, "/")
 }
 
-// ColLabel is the header of column j: "axis=value", "axis=(none)" for
-// cells without the axis, or the bare value when Axis is "".
+// ColLabel is the header of column j: "axis=value"; for cells without the
+// axis, its cell.Default (an optional axis a name leaves out at its
+// default, e.g. decoder=lab) or "axis=(none)" where it has none; the bare
+// value when Axis is "".
 func (t Table) ColLabel(j int) string {
 	v := t.Cols[j]
 	if t.Axis == "" {
 		return v
+	}
+	if v == "" {
+		v = cell.Default(t.Axis)
 	}
 	if v == "" {
 		v = "(none)"

@@ -40,6 +40,12 @@ const (
 	UnitLostRec   = "lost-rec"
 	UnitDupRec    = "dup-rec"
 
+	// The serving ceiling's (path=ceiling): record batches as the broker
+	// stored and served them (compressed, headers included), not the value
+	// bytes MB/s counts; and the Fetch requests it took.
+	UnitWireMBPerSec = "wire-MB/s"
+	UnitFetches      = "fetches"
+
 	// Descriptions of the run, never judged.
 	UnitWindowMs       = "window-ms"
 	UnitRecPerCrossing = "rec/crossing"
@@ -74,6 +80,9 @@ var unitDirections = map[string]Direction{
 
 	UnitPctCeiling: HigherIsBetter,
 	UnitPctTwin:    HigherIsBetter,
+
+	UnitWireMBPerSec: HigherIsBetter,
+	UnitFetches:      Neutral,
 
 	UnitWindowMs:       Neutral,
 	UnitRecPerCrossing: Neutral,

@@ -39,4 +39,4 @@ func CheckRefJar(jar string) error {
 // RefFlinkFormats are the formats fplab.FlinkBounded decodes with a stock
 // Flink deserializer (path=flink); a cell of another format is refused
 // before it runs.
-var RefFlinkFormats = []string{"raw", "json", "avro"}
+var RefFlinkFormats = []string{"raw", "json", "avro", "protobuf", "csv"}

@@ -95,6 +95,9 @@ type JavaRefOpts struct {
 	// WarmupRuns (flink) is how many times the whole bounded job runs
 	// before the measured run, in the same JVM; 0 for a cold job.
 	WarmupRuns int
+	// Checkpoint (flink) is Flink's checkpoint interval; 0 for none.
+	// With one, the program prints its FPLAB-CKPT line (JavaRefCkpt).
+	Checkpoint time.Duration
 }
 
 // JavaRefArgv is the java command line (without the java binary) that runs
@@ -117,6 +120,10 @@ func JavaRefArgv(jar string, o JavaRefOpts) ([]string, error) {
 		return nil, fmt.Errorf("rung: java flink: format %q is not built (want %s)", o.Format, strings.Join(kafka.RefFlinkFormats, ", "))
 	case o.Program == JavaFlink && o.WarmupRecords != 0:
 		return nil, fmt.Errorf("rung: java flink warms up with whole runs (WarmupRuns), not records")
+	case o.Checkpoint < 0 || (o.Checkpoint > 0 && o.Checkpoint < time.Millisecond):
+		return nil, fmt.Errorf("rung: java %s: checkpoint interval %v is not 0 or at least 1 ms", o.Program, o.Checkpoint)
+	case o.Program == JavaSteady && o.Checkpoint != 0:
+		return nil, fmt.Errorf("rung: java steady does not checkpoint")
 	}
 	argv := slices.Concat(JavaRefJVMFlags(o.Program), []string{"-jar", jar, string(o.Program),
 		"--bootstrap", strings.Join(o.Bootstrap, ","),
@@ -137,6 +144,9 @@ func JavaRefArgv(jar string, o JavaRefOpts) ([]string, error) {
 		argv = append(argv, "--warmup-records", strconv.Itoa(o.WarmupRecords))
 	case JavaFlink:
 		argv = append(argv, "--format", o.Format, "--warmup-runs", strconv.Itoa(o.WarmupRuns))
+		if o.Checkpoint > 0 {
+			argv = append(argv, "--checkpoint-ms", strconv.FormatInt(o.Checkpoint.Milliseconds(), 10))
+		}
 		if o.Parallelism > 0 {
 			argv = append(argv, "--parallelism", strconv.Itoa(o.Parallelism))
 		}
@@ -158,6 +168,10 @@ type JavaRefResult struct {
 	GC            string        // the collectors' names, comma-separated, spaces as '_'
 	HeapMax       int64         // Runtime.maxMemory(), bytes
 	Conf          []string      // the client (and Flink) settings in force, "key:value"
+
+	// Ckpt is Flink's own checkpoint statistics of the measured run, nil
+	// unless it checkpointed (ParseJavaRefCkpt).
+	Ckpt *JavaRefCkpt
 
 	// Set by RunJavaRef, not by ParseJavaRef:
 	Argv   []string      // the java command line, JVM flags included
@@ -304,6 +318,12 @@ func RunJavaRef(ctx context.Context, java, jar string, o JavaRefOpts) (JavaRefRe
 	if err != nil {
 		return JavaRefResult{}, err
 	}
+	if r.Ckpt, err = ParseJavaRefCkpt(stdout.String()); err != nil {
+		return JavaRefResult{}, err
+	}
+	if (r.Ckpt != nil) != (o.Checkpoint > 0) {
+		return JavaRefResult{}, fmt.Errorf("rung: %s: checkpoint interval %v but checkpoint statistics printed: %v", what, o.Checkpoint, r.Ckpt != nil)
+	}
 	if r.Program != o.Program {
 		return JavaRefResult{}, fmt.Errorf("rung: %s printed the result of program %q", what, r.Program)
 	}
@@ -402,7 +422,7 @@ func runJavaRefCell(ctx context.Context, c *rungargs.Cell, b Build, w io.Writer,
 	case JavaSteady:
 		o.WarmupRecords = c.Records
 	case JavaFlink:
-		o.Format = c.Format
+		o.Format, o.Checkpoint = c.Format, c.Ckpt
 	}
 	sec, err := javaSecurity(c.Props)
 	if err != nil {
@@ -439,6 +459,15 @@ func runJavaRefCell(ctx context.Context, c *rungargs.Cell, b Build, w io.Writer,
 		{float64(r.MaxRSS) / 1024, results.UnitPeakRSSMB},
 		{ms(r.Startup), results.UnitStartupMs},
 		{ms(r.Window), results.UnitWindowMs},
+	}
+	if k := r.Ckpt; k != nil {
+		// Flink's own checkpoint durations (trigger to the last
+		// acknowledgement), beside the lab's ckpt-* of the Go paths.
+		figs = append(figs,
+			metric{ms(k.P50), "ckpt-p50-ms"},
+			metric{ms(k.Max), "ckpt-max-ms"},
+			metric{float64(k.Count), "ckpts"},
+			metric{float64(k.Failed), "ckpts-failed"})
 	}
 	client := javaRefSteadyClient
 	if p == JavaFlink {

@@ -110,13 +110,17 @@ func TestJavaRefArgv(t *testing.T) {
 		t.Errorf("flink argv: %s", got)
 	}
 	for name, mod := range map[string]func(*JavaRefOpts){
-		"program":         func(o *JavaRefOpts) { o.Program = "spark" },
-		"no topic":        func(o *JavaRefOpts) { o.Topic = "" },
-		"no bootstrap":    func(o *JavaRefOpts) { o.Bootstrap = nil },
-		"partitions":      func(o *JavaRefOpts) { o.Partitions = 0 },
-		"timeout":         func(o *JavaRefOpts) { o.Timeout = 0 },
-		"steady format":   func(o *JavaRefOpts) { o.Format = "json" },
-		"flink protobuf":  func(o *JavaRefOpts) { o.Program, o.WarmupRecords, o.Format = JavaFlink, 0, "protobuf" },
+		"program":       func(o *JavaRefOpts) { o.Program = "spark" },
+		"no topic":      func(o *JavaRefOpts) { o.Topic = "" },
+		"no bootstrap":  func(o *JavaRefOpts) { o.Bootstrap = nil },
+		"partitions":    func(o *JavaRefOpts) { o.Partitions = 0 },
+		"timeout":       func(o *JavaRefOpts) { o.Timeout = 0 },
+		"steady format": func(o *JavaRefOpts) { o.Format = "json" },
+		"flink parquet": func(o *JavaRefOpts) { o.Program, o.WarmupRecords, o.Format = JavaFlink, 0, "parquet" },
+		"steady ckpt":   func(o *JavaRefOpts) { o.Checkpoint = time.Second },
+		"flink ckpt 1us": func(o *JavaRefOpts) {
+			o.Program, o.WarmupRecords, o.Format, o.Checkpoint = JavaFlink, 0, "json", time.Microsecond
+		},
 		"flink warm recs": func(o *JavaRefOpts) { o.Program, o.Format = JavaFlink, "raw" },
 		"negative":        func(o *JavaRefOpts) { o.MaxPollRecords = -1 },
 	} {
@@ -189,7 +193,7 @@ func TestKafkaJavaRefs(t *testing.T) {
 	cl := kafkatest.Start(t, kafka.Options{Brokers: 1, Partitions: parts})
 	ctx := context.Background()
 	topics := map[string]string{}
-	for _, f := range []workloads.Format{workloads.FormatJSON, workloads.FormatRaw, workloads.FormatAvro} {
+	for _, f := range []workloads.Format{workloads.FormatJSON, workloads.FormatRaw, workloads.FormatAvro, workloads.FormatProtobuf, workloads.FormatCSV} {
 		topics[string(f)] = loadJavaRefCorpus(t, cl, f, parts, n)
 	}
 	base := JavaRefOpts{Bootstrap: cl.Bootstrap(), Partitions: parts, Records: n, CRC: true, Timeout: 90 * time.Second}
@@ -220,7 +224,7 @@ func TestKafkaJavaRefs(t *testing.T) {
 	cold.WarmupRecords, cold.CRC, cold.MaxPollRecords = 0, false, 500
 	check("steady json, no warm-up, crc off, 500 per poll", cold)
 
-	for _, f := range []string{"raw", "json", "avro"} {
+	for _, f := range []string{"raw", "json", "avro", "protobuf", "csv"} {
 		fl := base
 		fl.Program, fl.Topic, fl.Format = JavaFlink, topics[f], f
 		if f == "raw" {
@@ -229,11 +233,16 @@ func TestKafkaJavaRefs(t *testing.T) {
 		check("flink "+f, fl)
 	}
 
-	// Run dispatches path=java and path=flink to their programs.
-	for _, path := range []string{cell.PathJava, cell.PathFlink} {
+	// Run dispatches path=java and path=flink to their programs; a flink
+	// cell that checkpoints reports Flink's own checkpoint durations.
+	for _, path := range []string{cell.PathJava, cell.PathFlink, cell.PathFlink + "+ckpt"} {
+		ckpt := time.Duration(0)
+		if p, ok := strings.CutSuffix(path, "+ckpt"); ok {
+			path, ckpt = p, 50*time.Millisecond
+		}
 		c := rungargs.Cell{
 			Cell: cell.Cell{Path: path, Format: cell.FormatJSON, Batch: 1024, Brokers: 1, Alloc: cell.AllocGo,
-				Cluster: cell.ClusterKafka, CRC: true},
+				Cluster: cell.ClusterKafka, CRC: true, Ckpt: ckpt},
 			Bootstrap: cl.Bootstrap(), Topic: topics["json"], Partitions: parts,
 			Records: n, Seed: 1, Schema: "bid", Timeout: 90 * time.Second,
 		}
@@ -241,7 +250,11 @@ func TestKafkaJavaRefs(t *testing.T) {
 		if err := Run(ctx, c, Build{Commit: "test"}, &out); err != nil {
 			t.Fatalf("cell %s: %v", path, err)
 		}
-		for _, want := range []string{"BenchmarkLadder/" + c.Name() + " 20000 ", " rec/s", " startup-ms", "\njvm-flags: -Xms", "\njava-conf: fetch.min.bytes:1,", "\nclient: "} {
+		wants := []string{"BenchmarkLadder/" + c.Name() + " 20000 ", " rec/s", " startup-ms", "\njvm-flags: -Xms", "\njava-conf: fetch.min.bytes:1,", "\nclient: "}
+		if ckpt > 0 {
+			wants = append(wants, " ckpt-p50-ms", " ckpts", "checkpoint-ms:50")
+		}
+		for _, want := range wants {
 			if !strings.Contains(out.String(), want) {
 				t.Errorf("cell %s: output lacks %q:\n%s", path, want, out.String())
 			}

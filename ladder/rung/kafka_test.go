@@ -99,7 +99,7 @@ func TestKafkaRungOneBroker(t *testing.T) {
 	}
 	// Real Kafka keeps the producer's codec (compression.type=producer):
 	// the read-back sees it, and every client reads it, java included.
-	for _, p := range []consume.Path{consume.PathFast, consume.PathFranz, cell.PathJavaPerf} {
+	for _, p := range []consume.Path{consume.PathFast, consume.PathFranz, cell.PathJavaPerf, cell.PathCeiling} {
 		out := runCell(t, kafkaCellCompressed(t, cl, p, 20000, cell.CompressionZstd))
 		if !strings.Contains(out, "/compression=zstd ") {
 			t.Errorf("%s: output does not name the codec: %q", p, out)

@@ -45,6 +45,8 @@ func Run(ctx context.Context, c rungargs.Cell, b Build, w io.Writer) error {
 		return runJavaRefCell(ctx, &c, b, w, JavaFlink)
 	case cell.PathJavaPerf:
 		return runJavaPerf(ctx, &c, b, w)
+	case cell.PathCeiling:
+		return runCeiling(ctx, &c, b, w)
 	}
 	schema, err := workloads.SchemaByName(c.Schema)
 	if err != nil {

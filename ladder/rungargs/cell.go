@@ -149,8 +149,10 @@ func (c *Cell) Validate() error {
 		return fmt.Errorf("rungargs: unknown role %q", c.Role)
 	case c.Role == RoleReader && c.CkptDir == "":
 		return fmt.Errorf("rungargs: a reader needs --ckpt-dir")
-	case cell.CountingPath(c.Path) && c.Ckpt > 0:
+	case cell.CountingPath(c.Path) && c.Ckpt > 0 && c.Path != cell.PathFlink:
 		return fmt.Errorf("rungargs: path=%s cannot checkpoint (it only counts records)", c.Path)
+	case c.Path == cell.PathFlink && c.Failures > 0:
+		return fmt.Errorf("rungargs: path=flink cannot have its reader killed (Flink checkpoints on its own)")
 	case cell.CountingPath(c.Path) && c.FaultSocket != "":
 		return fmt.Errorf("rungargs: path=%s cannot take a mid-cell broker kill (use a Go path)", c.Path)
 	case cell.CountingPath(c.Path) && !saslOnly(c.Props):

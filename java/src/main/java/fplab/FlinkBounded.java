@@ -1,8 +1,12 @@
 package fplab;
 
 import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
@@ -10,6 +14,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
@@ -22,10 +27,13 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.CoreOptions;
 import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.configuration.StateBackendOptions;
 import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
@@ -33,7 +41,12 @@ import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDe
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.formats.avro.AvroRowDataDeserializationSchema;
 import org.apache.flink.formats.common.TimestampFormat;
+import org.apache.flink.formats.csv.CsvRowDataDeserializationSchema;
 import org.apache.flink.formats.json.JsonParserRowDataDeserializationSchema;
+import org.apache.flink.formats.protobuf.PbFormatConfig;
+import org.apache.flink.formats.protobuf.PbFormatOptions;
+import org.apache.flink.formats.protobuf.deserialize.PbRowDataDeserializationSchema;
+import org.apache.flink.metrics.MetricConfig;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
@@ -44,10 +57,15 @@ import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.TimestampType;
 import org.apache.flink.table.types.logical.VarCharType;
+import org.apache.flink.traces.Span;
+import org.apache.flink.traces.reporter.TraceReporter;
+import org.apache.flink.traces.reporter.TraceReporterFactory;
 import org.apache.flink.util.Collector;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
+
+import fplab.stock.BidOuterClass;
 
 /**
  * Apache Flink's own KafkaSource on a local MiniCluster, reading a topic
@@ -68,8 +86,18 @@ import org.apache.kafka.common.TopicPartition;
  *       what a Flink SQL table would do with TO_TIMESTAMP_LTZ(date_time, 3).
  *       Avro needs no such step: TIMESTAMP(3) is Avro's timestamp-millis
  *       long, which is what the lab writes (fields NOT NULL, so no unions).
- *       protobuf is not built: flink-protobuf needs a generated Java class
- *       for the message (protoc at build time).</li>
+ *       protobuf (flink-protobuf's PbRowDataDeserializationSchema, what the
+ *       protobuf format factory builds, into RowData) decodes with the
+ *       message class protoc generates at build time from the lab's own
+ *       workloads/stock/bid.proto (java/pom.xml), fplab.stock.BidOuterClass.Bid;
+ *       date_time is an int64 of epoch milliseconds there, so it is read as
+ *       BIGINT and converted as for json. csv (flink-csv's
+ *       CsvRowDataDeserializationSchema, what the csv format factory builds
+ *       with its defaults: ',' delimiter, '"' quote with doubled quotes
+ *       inside, no escape character, no header, no comments) reads the lab's
+ *       RFC 4180 lines (workloads/csv.go); date_time is decimal epoch
+ *       milliseconds, which Flink's CSV timestamp parser (SQL text) does not
+ *       read, so csv converts it as json does.</li>
  *   <li>Parallelism: --parallelism, default the partition count. KafkaSource
  *       makes one split per partition; parallelism = partitions is how
  *       Flink Kafka jobs are sized (each source subtask owns one partition,
@@ -97,6 +125,31 @@ import org.apache.kafka.common.TopicPartition;
  *       it Flink deep-copies every record between chained operators, a cost
  *       of Flink's safety default that a tuned pipeline turns off when, as
  *       here, no operator keeps a record.</li>
+ *   <li>Checkpoints: off by default (none of the figures above include
+ *       any). --checkpoint-ms N checkpoints every N ms
+ *       (execution.checkpointing.interval, exactly-once, aligned), with the
+ *       hashmap state backend and the jobmanager checkpoint storage
+ *       (JobManagerCheckpointStorage: snapshots kept in the JobManager's
+ *       memory, nothing written to disk). Flink still checkpoints after
+ *       some subtasks finished, and a bounded job with checkpoints waits
+ *       for a final checkpoint once every source is done, so the job ends
+ *       up to N ms after its last record; the window (first to last
+ *       record) is unaffected. A second line then follows the result line:
+ *       <pre>
+ * FPLAB-CKPT count=C p50_ns=P max_ns=M failed=F
+ *       </pre>
+ *       C checkpoints of the measured run completed; P and M are the median
+ *       (nearest rank: the ceil(C/2)-th smallest) and largest end-to-end
+ *       duration of those C, in ns (0 when C is 0); F checkpoints failed
+ *       (in the runs tried, all declined by subtasks closing at end of
+ *       input, which Flink tolerates: the job goes on).
+ *       The durations are Flink's own checkpoint statistics: each
+ *       checkpoint's trigger to its last acknowledgement, the end-to-end
+ *       duration the web UI shows, which Flink's checkpoint stats tracker
+ *       reports as a "Checkpoint" trace span to the trace reporters
+ *       (CheckpointSpans below, configured on the MiniCluster). Flink keeps
+ *       these in milliseconds, so every figure is a multiple of
+ *       1000000.</li>
  * </ul>
  */
 public final class FlinkBounded {
@@ -106,7 +159,7 @@ public final class FlinkBounded {
 
     static final Set<String> FLAGS = new HashSet<>(Arrays.asList(
             "bootstrap", "topic", "partitions", "records", "format", "parallelism", "consumer-config",
-            "timeout-ms", "check-crcs", "max-poll-records", "warmup-runs", "object-reuse"));
+            "timeout-ms", "check-crcs", "max-poll-records", "warmup-runs", "object-reuse", "checkpoint-ms"));
 
     public static void main(String[] args) {
         long jvmStart = Common.jvmStartNanos();
@@ -140,6 +193,7 @@ public final class FlinkBounded {
         int maxPoll = (int) Common.longArg(a, "max-poll-records", SteadyConsumer.DEFAULT_MAX_POLL_RECORDS, 1);
         long warmupRuns = Common.longArg(a, "warmup-runs", 0, 0);
         boolean objectReuse = Common.boolArg(a, "object-reuse", true);
+        long checkpointMs = Common.longArg(a, "checkpoint-ms", 0, 0);
         Properties extra = Common.loadConfig(a.get("consumer-config"), SteadyConsumer.FIXED);
         decoding(format); // reject an unknown format before any start-up
         long deadline = System.nanoTime() + timeoutMs * 1_000_000L;
@@ -155,7 +209,8 @@ public final class FlinkBounded {
         boolean seen = false;
         Totals m = null;
         for (long run = 0; run <= warmupRuns; run++) {
-            Totals t = runJob(props, topic, partitions, records, format, parallelism, objectReuse, deadline, timeoutMs);
+            Totals t = runJob(props, topic, partitions, records, format, parallelism, objectReuse, checkpointMs,
+                    deadline, timeoutMs);
             if (!seen && t.records > 0) {
                 seen = true;
                 startup = t.first - jvmStart;
@@ -173,17 +228,42 @@ public final class FlinkBounded {
         conf.put("object-reuse", Boolean.toString(objectReuse));
         conf.put("runtime-mode", "STREAMING");
         conf.put("flink", org.apache.flink.runtime.util.EnvironmentInformation.getVersion());
-        return Common.resultLine(PROGRAM, m.records, m.bytes, m.records > 0 ? m.last - m.first : 0,
+        if (checkpointMs > 0) {
+            conf.put("checkpoint-ms", Long.toString(checkpointMs));
+            conf.put("checkpoint-storage", CHECKPOINT_STORAGE);
+            conf.put("state-backend", STATE_BACKEND);
+        }
+        String line = Common.resultLine(PROGRAM, m.records, m.bytes, m.records > 0 ? m.last - m.first : 0,
                 startup, warmRecords, warmNs, conf);
+        if (checkpointMs > 0) {
+            line += "\n" + checkpointLine(m.checkpointsMs, m.checkpointsFailed);
+        }
+        return line;
+    }
+
+    static final String CHECKPOINT_STORAGE = "jobmanager";
+    static final String STATE_BACKEND = "hashmap";
+
+    /** The FPLAB-CKPT line (see the class comment). */
+    static String checkpointLine(List<Long> durationsMs, long failed) {
+        List<Long> d = new ArrayList<>(durationsMs);
+        Collections.sort(d);
+        int n = d.size();
+        long p50 = n == 0 ? 0 : d.get((n + 1) / 2 - 1) * 1_000_000L;
+        long max = n == 0 ? 0 : d.get(n - 1) * 1_000_000L;
+        return "FPLAB-CKPT count=" + n + " p50_ns=" + p50 + " max_ns=" + max + " failed=" + failed;
     }
 
     /** What one job run measured. */
     static final class Totals {
         long records, bytes, first, last;
+        List<Long> checkpointsMs = List.of(); // completed checkpoints' end-to-end durations
+        long checkpointsFailed;
     }
 
     static Totals runJob(Properties props, String topic, int partitions, long records, String format,
-                         int parallelism, boolean objectReuse, long deadline, long timeoutMs) throws Exception {
+                         int parallelism, boolean objectReuse, long checkpointMs, long deadline, long timeoutMs)
+            throws Exception {
         Shared.reset();
         Configuration conf = new Configuration();
         // A failed job fails the run: no restarts.
@@ -191,6 +271,15 @@ public final class FlinkBounded {
         conf.set(PipelineOptions.OBJECT_REUSE, objectReuse);
         conf.set(TaskManagerOptions.NUM_TASK_SLOTS, parallelism);
         conf.set(CoreOptions.DEFAULT_PARALLELISM, parallelism);
+        if (checkpointMs > 0) {
+            conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, Duration.ofMillis(checkpointMs));
+            conf.set(CheckpointingOptions.CHECKPOINT_STORAGE, CHECKPOINT_STORAGE);
+            conf.set(StateBackendOptions.STATE_BACKEND, STATE_BACKEND);
+            // Flink's checkpoint statistics, one span per checkpoint, to
+            // CheckpointSpans (found through META-INF/services).
+            conf.set(ConfigOptions.key("traces.reporter.fplab.factory.class").stringType().noDefaultValue(),
+                    CheckpointSpans.class.getName());
+        }
         StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(parallelism, conf);
         env.setRuntimeMode(RuntimeExecutionMode.STREAMING);
 
@@ -232,7 +321,52 @@ public final class FlinkBounded {
         if (t.records != records) {
             throw new Common.Fail("read " + t.records + " records, expected " + records);
         }
+        if (checkpointMs > 0) {
+            synchronized (Shared.checkpointsMs) {
+                t.checkpointsMs = new ArrayList<>(Shared.checkpointsMs);
+            }
+            t.checkpointsFailed = Shared.checkpointsFailed.get();
+            if (!Shared.spansSeen.get()) {
+                throw new Common.Fail("--checkpoint-ms: the checkpoint trace reporter was not opened (not in META-INF/services?)");
+            }
+        }
         return t;
+    }
+
+    /**
+     * A Flink trace reporter (and its factory) keeping the checkpoint
+     * statistics Flink reports for each checkpoint as a "Checkpoint" span:
+     * trigger to last acknowledgement, and its status. The MiniCluster runs
+     * it in this JVM; it adds to the JVM-wide totals of the run.
+     */
+    public static final class CheckpointSpans implements TraceReporterFactory, TraceReporter {
+        @Override
+        public TraceReporter createTraceReporter(Properties properties) {
+            return new CheckpointSpans();
+        }
+
+        @Override
+        public void open(MetricConfig config) {
+            Shared.spansSeen.set(true);
+        }
+
+        @Override
+        public void close() {}
+
+        @Override
+        public void notifyOfAddedSpan(Span span) {
+            Object status = span.getAttributes().get("checkpointStatus");
+            if (!"Checkpoint".equals(span.getName()) || status == null) {
+                return;
+            }
+            if ("COMPLETED".equals(status.toString())) {
+                synchronized (Shared.checkpointsMs) {
+                    Shared.checkpointsMs.add(span.getEndTsMillis() - span.getStartTsMillis());
+                }
+            } else if ("FAILED".equals(status.toString())) {
+                Shared.checkpointsFailed.incrementAndGet();
+            }
+        }
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
@@ -264,6 +398,9 @@ public final class FlinkBounded {
         static final AtomicLong last = new AtomicLong(Long.MIN_VALUE);
         static final AtomicInteger finished = new AtomicInteger();
         static final ConcurrentLinkedQueue<Decoding<?>> decoders = new ConcurrentLinkedQueue<>();
+        static final List<Long> checkpointsMs = new ArrayList<>();
+        static final AtomicLong checkpointsFailed = new AtomicLong();
+        static final AtomicBoolean spansSeen = new AtomicBoolean();
 
         static void reset() {
             records.reset();
@@ -271,6 +408,11 @@ public final class FlinkBounded {
             last.set(Long.MIN_VALUE);
             finished.set(0);
             decoders.clear();
+            synchronized (checkpointsMs) {
+                checkpointsMs.clear();
+            }
+            checkpointsFailed.set(0);
+            spansSeen.set(false);
         }
     }
 
@@ -343,7 +485,11 @@ public final class FlinkBounded {
         }
     }
 
-    /** The bid schema as Flink rows; json reads date_time as BIGINT first. */
+    /**
+     * The bid schema as Flink rows; json, csv and protobuf read date_time as
+     * BIGINT first. The column names are bid.proto's field names, which the
+     * protobuf format matches the row's fields by.
+     */
     static RowType bidType(boolean dateTimeAsBigint, boolean nullable) {
         LogicalType ts = dateTimeAsBigint ? new BigIntType(nullable) : new TimestampType(nullable, 3);
         // The row itself NOT NULL too for avro: a nullable row is an Avro
@@ -377,10 +523,28 @@ public final class FlinkBounded {
                 return new Decoding<RowData>(new AvroRowDataDeserializationSchema(t, InternalTypeInfo.of(t)),
                         InternalTypeInfo.of(t), false);
             }
-            case "protobuf":
-                throw new Common.Fail("--format protobuf is not built (flink-protobuf needs a protoc-generated message class)");
+            case "protobuf": {
+                RowType wire = bidType(true, true);
+                RowType out = bidType(false, true);
+                // Parse errors fail the job (ignoreParseErrors false). proto3
+                // scalars have no presence, so the format reads every field's
+                // value, zero included, whatever read-default-values says.
+                PbFormatConfig pb = new PbFormatConfig(BidOuterClass.Bid.class.getName(), false, false,
+                        PbFormatOptions.WRITE_NULL_STRING_LITERAL.defaultValue());
+                return new Decoding<RowData>(new PbRowDataDeserializationSchema(wire, InternalTypeInfo.of(wire), pb),
+                        InternalTypeInfo.of(out), true);
+            }
+            case "csv": {
+                RowType wire = bidType(true, true);
+                RowType out = bidType(false, true);
+                // The csv format factory's defaults, which are the lab's
+                // dialect; parse errors and a wrong field count fail the job.
+                DeserializationSchema<RowData> inner =
+                        new CsvRowDataDeserializationSchema.Builder(wire, InternalTypeInfo.of(wire)).build();
+                return new Decoding<RowData>(inner, InternalTypeInfo.of(out), true);
+            }
             default:
-                throw new Common.Fail("unknown --format \"" + format + "\" (want raw, json or avro)");
+                throw new Common.Fail("unknown --format \"" + format + "\" (want raw, json, avro, protobuf or csv)");
         }
     }
 
@@ -438,7 +602,7 @@ public final class FlinkBounded {
         }
     }
 
-    /** Turns the json row's BIGINT date_time into TIMESTAMP(3). */
+    /** Turns the json, csv or protobuf row's BIGINT date_time into TIMESTAMP(3). */
     static final class FixingCollector implements Collector<RowData> {
         Collector<RowData> out;
 

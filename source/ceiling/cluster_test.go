@@ -1,0 +1,226 @@
+package ceiling_test
+
+import (
+	"bytes"
+	"context"
+	"maps"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/fastpathlab/fplab/source/ceiling"
+)
+
+// failSafe bounds a wait for an event that should come in milliseconds.
+// It is no measure of speed: it only turns a hang into a failure that says
+// what never happened, long before go test's own timeout.
+const failSafe = 60 * time.Second
+
+// await returns the first value from ch, failing the test with what if
+// none comes within failSafe.
+func await[T any](t *testing.T, ch <-chan T, what string) T {
+	t.Helper()
+	timer := time.NewTimer(failSafe)
+	defer timer.Stop()
+	select {
+	case v := <-ch:
+		return v
+	case <-timer.C:
+		t.Fatalf("%s: nothing after %v", what, failSafe)
+		var zero T
+		return zero
+	}
+}
+
+// inProcessCluster is a kfake cluster in this process, closed when the
+// test ends; fine for behaviour and counts, never for figures.
+func inProcessCluster(t *testing.T, opts ...kfake.Opt) *kfake.Cluster {
+	t.Helper()
+	c, err := kfake.NewCluster(append([]kfake.Opt{kfake.NumBrokers(1)}, opts...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	return c
+}
+
+// config is a Read of topic on c with a fail-safe stall timeout.
+func config(c *kfake.Cluster, topic string, partitions int) ceiling.Config {
+	return ceiling.Config{Bootstrap: c.ListenAddrs(), Topic: topic, Partitions: partitions, Timeout: failSafe}
+}
+
+// codecs are the compression codecs kgo produces, by Kafka's names.
+var codecs = []struct {
+	name  string
+	codec kgo.CompressionCodec
+}{
+	{"none", kgo.NoCompression()},
+	{"gzip", kgo.GzipCompression()},
+	{"snappy", kgo.SnappyCompression()},
+	{"lz4", kgo.Lz4Compression()},
+	{"zstd", kgo.ZstdCompression()},
+}
+
+// value compresses well under every codec: kgo sends a batch uncompressed
+// when compressing does not make it smaller.
+var value = bytes.Repeat([]byte("fastpath "), 40)
+
+// corpus tracks what was produced to a topic: the Result a Read of all of
+// it must return (Records, ControlRecords, Batches, Codecs, Start, Stop).
+type corpus struct {
+	topic string
+	opts  []kgo.Opt // the producers' extra options, e.g. SASL
+	want  ceiling.Result
+}
+
+func newCorpus(topic string, partitions int) *corpus {
+	c := &corpus{topic: topic, want: ceiling.Result{
+		Codecs: map[string]int64{}, Start: map[int32]int64{}, Stop: map[int32]int64{},
+	}}
+	for p := range int32(partitions) {
+		c.want.Start[p], c.want.Stop[p] = 0, 0
+	}
+	return c
+}
+
+// batch counts one data batch of n records in partition p.
+func (c *corpus) batch(codec string, p int32, n int) {
+	c.want.Records += int64(n)
+	c.want.Batches++
+	c.want.Codecs[codec]++
+	c.want.Stop[p] += int64(n)
+}
+
+// marker counts one transaction marker (a control batch of one record).
+func (c *corpus) marker(p int32) {
+	c.want.ControlRecords++
+	c.want.Batches++
+	c.want.Codecs["none"]++
+	c.want.Stop[p]++
+}
+
+// produce writes counts[p] records to each partition p in one flush of a
+// client with ManualFlushing, so that each partition gets one batch, and
+// counts them in c.
+func (c *corpus) produce(t *testing.T, addrs []string, codec int, counts map[int32]int) {
+	t.Helper()
+	cl := producer(t, addrs, c.topic, append(c.opts, kgo.ProducerBatchCompression(codecs[codec].codec))...)
+	c.flush(t, cl, counts)
+	for p, n := range counts {
+		c.batch(codecs[codec].name, p, n)
+	}
+}
+
+// transactions writes one committed transaction of commit's records and
+// one aborted of abort's, each partition's records one batch, and counts
+// them with their markers in c.
+func (c *corpus) transactions(t *testing.T, addrs []string, commit, abort map[int32]int) {
+	t.Helper()
+	cl := producer(t, addrs, c.topic, append(c.opts, kgo.TransactionalID("ceiling-test-"+c.topic),
+		kgo.ProducerBatchCompression(kgo.NoCompression()))...)
+	ctx, cancel := context.WithTimeout(t.Context(), failSafe)
+	defer cancel()
+	for _, txn := range []struct {
+		counts map[int32]int
+		end    kgo.TransactionEndTry
+	}{{commit, kgo.TryCommit}, {abort, kgo.TryAbort}} {
+		if err := cl.BeginTransaction(); err != nil {
+			t.Fatal(err)
+		}
+		c.flush(t, cl, txn.counts)
+		if err := cl.EndTransaction(ctx, txn.end); err != nil {
+			t.Fatal(err)
+		}
+		for p, n := range txn.counts {
+			c.batch("none", p, n)
+			c.marker(p)
+		}
+	}
+}
+
+// flush produces counts[p] records to each partition p and flushes them.
+func (c *corpus) flush(t *testing.T, cl *kgo.Client, counts map[int32]int) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), failSafe)
+	defer cancel()
+	var (
+		wg   sync.WaitGroup
+		mu   sync.Mutex
+		errs []error
+	)
+	for p, n := range counts {
+		for range n {
+			wg.Add(1)
+			cl.Produce(ctx, &kgo.Record{Partition: p, Value: value}, func(_ *kgo.Record, err error) {
+				defer wg.Done()
+				if err != nil {
+					mu.Lock()
+					errs = append(errs, err)
+					mu.Unlock()
+				}
+			})
+		}
+	}
+	if err := cl.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	wg.Wait()
+	if len(errs) > 0 {
+		t.Fatalf("produce: %v", errs[0])
+	}
+}
+
+// producer is a client that writes to topic's partitions as each record
+// says, only when flushed.
+func producer(t *testing.T, addrs []string, topic string, opts ...kgo.Opt) *kgo.Client {
+	t.Helper()
+	cl, err := kgo.NewClient(append([]kgo.Opt{
+		kgo.SeedBrokers(addrs...),
+		kgo.DefaultProduceTopic(topic),
+		kgo.RecordPartitioner(kgo.ManualPartitioner()),
+		kgo.ManualFlushing(),
+	}, opts...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(cl.Close)
+	return cl
+}
+
+// check compares the counts of got with want and sanity-checks the rest.
+func check(t *testing.T, got, want ceiling.Result) {
+	t.Helper()
+	if got.Records != want.Records || got.ControlRecords != want.ControlRecords || got.Batches != want.Batches {
+		t.Errorf("records %d, control records %d, batches %d; want %d, %d, %d",
+			got.Records, got.ControlRecords, got.Batches, want.Records, want.ControlRecords, want.Batches)
+	}
+	for _, m := range []struct {
+		name      string
+		got, want any
+		equal     bool
+	}{
+		{"codecs", got.Codecs, want.Codecs, maps.Equal(got.Codecs, want.Codecs)},
+		{"start", got.Start, want.Start, maps.Equal(got.Start, want.Start)},
+		{"stop", got.Stop, want.Stop, maps.Equal(got.Stop, want.Stop)},
+	} {
+		if !m.equal {
+			t.Errorf("%s %v, want %v", m.name, m.got, m.want)
+		}
+	}
+	if got.Batches > 0 && (got.Bytes < 61*got.Batches || got.First.IsZero() || got.Sent.IsZero() || got.First.Before(got.Sent) || got.Last.Before(got.First) || got.Fetches < 1) {
+		t.Errorf("bytes %d, fetches %d, window %v..%v: want a batch header per batch, a fetch and a window",
+			got.Bytes, got.Fetches, got.First, got.Last)
+	}
+}
+
+// oneLine fails the test unless err is one line starting with want.
+func oneLine(t *testing.T, err error, want string) {
+	t.Helper()
+	if err == nil || !strings.HasPrefix(err.Error(), want) || strings.Contains(err.Error(), "\n") {
+		t.Errorf("error %v, want one line starting with %q", err, want)
+	}
+}
