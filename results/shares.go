@@ -19,8 +19,9 @@ import (
 //     twin (the same cell with decoder=none): how much of the client's
 //     speed survives decoding and verification.
 //
-// A cell without its reference in the run gets no derived value; the
-// references themselves get none either.
+// A cell without its reference in the run gets no derived value, nor does
+// the ceiling itself; the other references (java, flink, ...) get their
+// share of the ceiling.
 const (
 	UnitPctCeiling = "pct-of-ceiling"
 	UnitPctTwin    = "pct-of-twin"
@@ -64,7 +65,7 @@ func (ds *dataset) deriveShares() {
 		ds.byUnit[unit] = append(ds.byUnit[unit], observation{o.cell, o.parts, 100 * o.value / m})
 	}
 	for _, o := range obs {
-		if cell.CountingPath(o.parts[cell.Path]) {
+		if o.parts[cell.Path] == cell.PathCeiling {
 			continue
 		}
 		add(UnitPctCeiling, o, ceil[shareKey(o.parts, ceilingIgnores...)])

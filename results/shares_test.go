@@ -10,8 +10,8 @@ import (
 
 // TestShares: rec/s becomes a share of the same run's serving ceiling on
 // the same topic (whatever the path's batch, allocator, CRC or decoder) and
-// of the cell's own consume-only twin; the references get no share, and a
-// cell whose reference was not run gets none.
+// of the cell's own consume-only twin; the ceiling gets no share of
+// itself, and a cell whose reference was not run gets none.
 func TestShares(t *testing.T) {
 	rps := func(cell string, rep int, v float64) results.Row {
 		return resultstest.OK(cell, rep, resultstest.Metric(results.UnitRecPerSec, v))
@@ -22,6 +22,7 @@ func TestShares(t *testing.T) {
 		franz    = "path=franz/format=json/batch=8192/brokers=3/alloc=go/crc=off"
 		ceiling  = "path=ceiling/format=json/batch=1024/brokers=3/alloc=go/crc=on"
 		other    = "path=fast/format=avro/batch=8192/brokers=3/alloc=go/crc=off"
+		flink    = "path=flink/format=json/batch=8192/brokers=3/alloc=go/crc=off"
 	)
 	rows := []results.Row{
 		rps(ceiling, 0, 4e6), rps(ceiling, 1, 4e6), rps(ceiling, 2, 4e6),
@@ -30,6 +31,7 @@ func TestShares(t *testing.T) {
 		rps(franz, 0, 1e6), rps(franz, 1, 1e6), rps(franz, 2, 1e6),
 		rps(franz+"/decoder=none", 0, 2e6), rps(franz+"/decoder=none", 1, 2e6), rps(franz+"/decoder=none", 2, 2e6),
 		rps(other, 0, 1e6), rps(other, 1, 1e6), rps(other, 2, 1e6),
+		rps(flink, 0, 4e5), rps(flink, 1, 4e5), rps(flink, 2, 4e5),
 	}
 	tables, err := results.BuildTables(rows)
 	if err != nil {
@@ -53,7 +55,7 @@ func TestShares(t *testing.T) {
 		}
 	}
 	want := map[string]map[string]float64{
-		results.UnitPctCeiling: {fast: 50, fastTwin: 100, franz: 25, franz + "/decoder=none": 50},
+		results.UnitPctCeiling: {fast: 50, fastTwin: 100, franz: 25, franz + "/decoder=none": 50, flink: 10},
 		results.UnitPctTwin:    {fast: 50, franz: 50},
 	}
 	for unit, cells := range want {
