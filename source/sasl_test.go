@@ -141,8 +141,21 @@ func TestSASLAndAuthorization(t *testing.T) {
 					continue
 				}
 				begin := time.Now()
-				_, err := readAll(c)
+				n, err := readAll(c)
 				d := time.Since(begin)
+				if tc.user == "groupless" && err == nil {
+					// The librdkafka paths assign explicitly and commit
+					// nothing: group.id only makes librdkafka look up
+					// the coordinator, in the background, and its denial
+					// races the end of a small read. Either the read
+					// fails with the denial, checked below, or it reads
+					// everything, which the explicit assignment allows.
+					if n != records {
+						t.Errorf("%s: %d rows and no error; want %d or the denial", tc.name, n, records)
+					}
+					t.Logf("%s: read all %d rows before the coordinator's denial arrived", tc.name, n)
+					continue
+				}
 				if err == nil || !strings.HasPrefix(err.Error(), "source:") || !strings.Contains(err.Error(), tc.want) ||
 					strings.Contains(err.Error(), "\n") || strings.Contains(err.Error(), tc.pass) {
 					t.Errorf("%s: %v; want one line with %q, no password", tc.name, err, tc.want)
