@@ -51,12 +51,9 @@ func (ds *dataset) deriveShares() {
 			twin[k] = append(twin[k], o.value)
 		}
 	}
-	add := func(unit string, o observation, ref []float64) {
-		if len(ref) == 0 {
-			return
-		}
-		m := Summarize(ref).Center
-		if m <= 0 {
+	ceilMedian, twinMedian := medians(ceil), medians(twin)
+	add := func(unit string, o observation, m float64) {
+		if m <= 0 { // no reference in the run (or a zero one)
 			return
 		}
 		if _, ok := ds.byUnit[unit]; !ok {
@@ -68,11 +65,20 @@ func (ds *dataset) deriveShares() {
 		if o.parts[cell.Path] == cell.PathCeiling {
 			continue
 		}
-		add(UnitPctCeiling, o, ceil[shareKey(o.parts, ceilingIgnores...)])
+		add(UnitPctCeiling, o, ceilMedian[shareKey(o.parts, ceilingIgnores...)])
 		if o.parts[cell.Decoder] != cell.DecoderNone {
-			add(UnitPctTwin, o, twin[shareKey(o.parts, cell.Decoder)])
+			add(UnitPctTwin, o, twinMedian[shareKey(o.parts, cell.Decoder)])
 		}
 	}
+}
+
+// medians summarises each key's pooled reference values once.
+func medians(byKey map[string][]float64) map[string]float64 {
+	m := make(map[string]float64, len(byKey))
+	for k, vs := range byKey {
+		m[k] = Summarize(vs).Center
+	}
+	return m
 }
 
 // shareKey is a cell's parts without the ignored keys, as one string.

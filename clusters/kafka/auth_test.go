@@ -203,7 +203,10 @@ func TestKafkaAuthThreeBrokers(t *testing.T) {
 	if err := c.AllowRead(ctx, "reader", topic); err != nil {
 		t.Fatal(err)
 	}
-	if err := inSync(ctx, saslClient(t, c, "admin", "admin-secret"), topic); err != nil {
+	if err := c.WaitInSync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := replicatedThrice(ctx, saslClient(t, c, "admin", "admin-secret"), topic); err != nil {
 		t.Fatal(err)
 	}
 	// Each node alone answers reader's metadata for the topic.
@@ -245,34 +248,23 @@ func metadataErr(ctx context.Context, adm *kadm.Client, topic string) error {
 	return m.Topics[topic].Err
 }
 
-// inSync polls until every partition of topic has 3 replicas, all in sync.
-func inSync(ctx context.Context, cl *kgo.Client, topic string) error {
-	adm := kadm.NewClient(cl)
-	last := "no answer yet"
-	for {
-		m, err := adm.Metadata(ctx, topic)
-		switch {
-		case err != nil:
-			last = err.Error()
-		case m.Topics[topic].Err != nil:
-			last = m.Topics[topic].Err.Error()
-		default:
-			last = ""
-			for _, p := range m.Topics[topic].Partitions {
-				if len(p.Replicas) != 3 || len(p.ISR) != 3 {
-					last = fmt.Sprintf("partition %d: replicas %v, in sync %v", p.Partition, p.Replicas, p.ISR)
-				}
-			}
-			if last == "" {
-				return nil
-			}
-		}
-		select {
-		case <-ctx.Done():
-			return fmt.Errorf("%s not replicated 3 times in sync before the deadline: %s", topic, last)
-		case <-time.After(250 * time.Millisecond):
+// replicatedThrice fails unless every partition of topic has 3 replicas
+// (the replication factor Load asks for on 3 nodes); the cluster's
+// WaitInSync has already waited for every replica to be in sync.
+func replicatedThrice(ctx context.Context, cl *kgo.Client, topic string) error {
+	m, err := kadm.NewClient(cl).Metadata(ctx, topic)
+	if err != nil {
+		return err
+	}
+	if err := m.Topics[topic].Err; err != nil {
+		return err
+	}
+	for _, p := range m.Topics[topic].Partitions {
+		if len(p.Replicas) != 3 || len(p.ISR) != 3 {
+			return fmt.Errorf("%s partition %d: replicas %v, in sync %v; want 3 and 3", topic, p.Partition, p.Replicas, p.ISR)
 		}
 	}
+	return nil
 }
 
 // Bad Auth input fails Start at once, as one line that quotes no password,

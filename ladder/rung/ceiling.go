@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fastpathlab/fplab/clusters"
 	"github.com/fastpathlab/fplab/ladder/rungargs"
 	"github.com/fastpathlab/fplab/results"
 	"github.com/fastpathlab/fplab/results/cell"
@@ -34,22 +33,7 @@ const ceilingClient = "franz-go kmsg raw Fetch (source/ceiling: batch headers on
 // process's, start-up included), fetches, startup-ms (open to the first
 // Fetch) and window-ms.
 func runCeiling(ctx context.Context, c *rungargs.Cell, b Build, w io.Writer) error {
-	cl := clusters.Cluster{Bootstrap: c.Bootstrap, Props: c.Props}
-	brokers, err := clusters.BrokerCount(ctx, cl)
-	if err != nil {
-		return err
-	}
-	if brokers != c.Brokers {
-		return fmt.Errorf("rung: cell claims brokers=%d but cluster metadata lists %d", c.Brokers, brokers)
-	}
-	ready, err := clusters.TopicReady(ctx, cl, c.Topic, c.Partitions, c.Records)
-	if err != nil {
-		return err
-	}
-	if !ready {
-		return fmt.Errorf("rung: topic %q does not hold the %d-record corpus in %d partitions", c.Topic, c.Records, c.Partitions)
-	}
-	if err := checkCompression(ctx, cl, c); err != nil {
+	if err := checkCountedTopic(ctx, c); err != nil {
 		return err
 	}
 	cpu0 := cpuTime()

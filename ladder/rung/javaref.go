@@ -15,7 +15,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/fastpathlab/fplab/clusters"
 	"github.com/fastpathlab/fplab/clusters/kafka"
 	"github.com/fastpathlab/fplab/ladder/rungargs"
 	"github.com/fastpathlab/fplab/results"
@@ -398,22 +397,7 @@ func runJavaRefCell(ctx context.Context, c *rungargs.Cell, b Build, w io.Writer,
 	if err := kafka.CheckRefJar(jar); err != nil {
 		return err
 	}
-	cl := clusters.Cluster{Bootstrap: c.Bootstrap, Props: c.Props}
-	brokers, err := clusters.BrokerCount(ctx, cl)
-	if err != nil {
-		return err
-	}
-	if brokers != c.Brokers {
-		return fmt.Errorf("rung: cell claims brokers=%d but cluster metadata lists %d", c.Brokers, brokers)
-	}
-	ready, err := clusters.TopicReady(ctx, cl, c.Topic, c.Partitions, c.Records)
-	if err != nil {
-		return err
-	}
-	if !ready {
-		return fmt.Errorf("rung: topic %q does not hold the %d-record corpus in %d partitions", c.Topic, c.Records, c.Partitions)
-	}
-	if err := checkCompression(ctx, cl, c); err != nil {
+	if err := checkCountedTopic(ctx, c); err != nil {
 		return err
 	}
 	o := JavaRefOpts{Program: p, Bootstrap: c.Bootstrap, Topic: c.Topic, Partitions: c.Partitions,

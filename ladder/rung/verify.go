@@ -311,6 +311,30 @@ func (r *verifyingReader) Next(ctx context.Context) (*consume.Batch, error) {
 	return b, nil
 }
 
+// checkCountedTopic is a reference cell's claims (cell.CountingPath: it
+// counts records and verifies none), checked before it reads: the cluster's
+// broker count, a topic holding exactly the corpus in the cell's
+// partitions, and the stored codec. Its count is then checked against the
+// corpus by the runner.
+func checkCountedTopic(ctx context.Context, c *rungargs.Cell) error {
+	cl := clusters.Cluster{Bootstrap: c.Bootstrap, Props: c.Props}
+	brokers, err := clusters.BrokerCount(ctx, cl)
+	if err != nil {
+		return err
+	}
+	if brokers != c.Brokers {
+		return fmt.Errorf("rung: cell claims brokers=%d but cluster metadata lists %d", c.Brokers, brokers)
+	}
+	ready, err := clusters.TopicReady(ctx, cl, c.Topic, c.Partitions, c.Records)
+	if err != nil {
+		return err
+	}
+	if !ready {
+		return fmt.Errorf("rung: topic %q does not hold the %d-record corpus in %d partitions", c.Topic, c.Records, c.Partitions)
+	}
+	return checkCompression(ctx, cl, c)
+}
+
 // checkCompression reads back the codec the corpus's batches are stored
 // with (clusters.StoredCompression) and fails the cell unless it is the
 // one the cell claims: a compression cell measured on a plain corpus, or

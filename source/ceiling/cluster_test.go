@@ -7,33 +7,20 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
 
+	"github.com/fastpathlab/fplab/internal/failsafe"
 	"github.com/fastpathlab/fplab/source/ceiling"
 )
 
-// failSafe bounds a wait for an event that should come in milliseconds.
-// It is no measure of speed: it only turns a hang into a failure that says
-// what never happened, long before go test's own timeout.
-const failSafe = 60 * time.Second
+// failSafe and await are internal/failsafe's, by their short local names.
+const failSafe = failsafe.Timeout
 
-// await returns the first value from ch, failing the test with what if
-// none comes within failSafe.
 func await[T any](t *testing.T, ch <-chan T, what string) T {
 	t.Helper()
-	timer := time.NewTimer(failSafe)
-	defer timer.Stop()
-	select {
-	case v := <-ch:
-		return v
-	case <-timer.C:
-		t.Fatalf("%s: nothing after %v", what, failSafe)
-		var zero T
-		return zero
-	}
+	return failsafe.Await(t, ch, what)
 }
 
 // inProcessCluster is a kfake cluster in this process, closed when the
