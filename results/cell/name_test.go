@@ -218,9 +218,6 @@ func TestOrder(t *testing.T) {
 		if want := p == PathJava || p == PathJavaPerf || p == PathFlink || p == PathCeiling; CountingPath(p) != want {
 			t.Errorf("CountingPath(%s) = %v", p, !want)
 		}
-		if JVMPath(p) != (CountingPath(p) && p != PathCeiling) {
-			t.Errorf("JVMPath(%s) = %v", p, JVMPath(p))
-		}
 	}
 	if Values(Batch) != nil || len(Values(Path)) != 8 {
 		t.Error("Values")

@@ -206,9 +206,6 @@ func CountingPath(p string) bool {
 	return false
 }
 
-// JVMPath reports whether a path runs in a JVM (java, java-perf, flink).
-func JVMPath(p string) bool { return p == PathJava || p == PathJavaPerf || p == PathFlink }
-
 // Formats lists the message formats in a fixed order.
 func Formats() []string {
 	return []string{FormatJSON, FormatAvro, FormatProtobuf, FormatCSV, FormatRaw}
