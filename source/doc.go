@@ -102,6 +102,14 @@
 //   - franz: franz-go PollFetches with the same columnar decoder, the peer a
 //     Go user would pick instead.
 //
+// The three columnar paths (shallow, fast, franz) build their batches
+// through a buffer pool over Config.Mem (source/internal/recycle): once
+// the consumer releases a batch, its Arrow buffers serve the next one, so
+// steady state allocates, zeroes fresh pages and collects almost nothing
+// per batch. Rowwise allocates afresh, as a consumer written row by row
+// does. Config.Mem still backs every buffer, so the cell's allocator
+// (Go, mimalloc v2, v3) and its accounting stay what the cell claims.
+//
 // All librdkafka paths share one configuration (librdkafkaConfig): explicit
 // assignment from the start of every partition after a metadata warm-up,
 // fetch.queue.backoff.ms lowered from librdkafka's 1000 ms default, the

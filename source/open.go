@@ -7,6 +7,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/fastpathlab/fplab/source/consume"
+	"github.com/fastpathlab/fplab/source/internal/recycle"
 	"github.com/fastpathlab/fplab/workloads"
 	"github.com/fastpathlab/fplab/workloads/stock"
 )
@@ -18,7 +19,24 @@ func Open(ctx context.Context, cfg Config) (consume.Reader, error) {
 		return nil, err
 	}
 	c := &cfg
-	switch cfg.Path {
+	if cfg.Path == consume.PathRowwise {
+		return openPoll(c, &rowwiseDecoder{codec: c.Codec, rb: workloads.NewRowBuilder(c.Codec.Schema(), c.Mem), keys: keyColumns(c)}, consume.DecoderLab)
+	}
+	// The columnar paths build their batches from a pool of the buffers
+	// of released ones; the rowwise baseline allocates afresh, as a
+	// consumer written row by row does.
+	pool := recycle.New(cfg.Mem, recycle.DefaultLimits)
+	c.Mem = pool
+	r, err := openColumnar(ctx, c)
+	if err != nil {
+		pool.Close()
+		return nil, err
+	}
+	return pooled{r, pool}, nil
+}
+
+func openColumnar(ctx context.Context, c *Config) (consume.Reader, error) {
+	switch c.Path {
 	case consume.PathFast:
 		return openFast(c)
 	case consume.PathShallow:
@@ -27,12 +45,23 @@ func Open(ctx context.Context, cfg Config) (consume.Reader, error) {
 			return nil, err
 		}
 		return openPoll(c, &shallowDecoder{col: col, keys: keyColumns(c)}, name)
-	case consume.PathRowwise:
-		return openPoll(c, &rowwiseDecoder{codec: c.Codec, rb: workloads.NewRowBuilder(c.Codec.Schema(), c.Mem), keys: keyColumns(c)}, consume.DecoderLab)
 	case consume.PathFranz:
 		return openFranz(ctx, c)
 	}
-	return nil, fmt.Errorf("source: unknown path %q", cfg.Path)
+	return nil, fmt.Errorf("source: unknown path %q", c.Path)
+}
+
+// pooled is a columnar path's reader with its buffer pool, which it
+// closes after the reader.
+type pooled struct {
+	consume.Reader
+	pool *recycle.Allocator
+}
+
+func (p pooled) Close() error {
+	err := p.Reader.Close()
+	p.pool.Close()
+	return err
 }
 
 // newColumnar is the value decoder of the shallow, fast and franz paths:
