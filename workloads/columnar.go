@@ -99,7 +99,10 @@ func (b *builders) NewRecordBatch() arrow.RecordBatch {
 	return b.rb.NewRecordBatch()
 }
 
-// reserve sizes empty builders for a batch like the previous one.
+// reserve sizes empty builders for a batch like the previous one. The
+// variable-length data gets an eighth more than last time: values vary in
+// length, and a batch that outgrows its reservation by a byte copies the
+// whole buffer into a new one.
 func (b *builders) reserve() {
 	if b.lastRows == 0 {
 		return
@@ -107,7 +110,7 @@ func (b *builders) reserve() {
 	b.rb.Reserve(b.lastRows)
 	for i, bb := range b.bins {
 		if bb != nil {
-			bb.ReserveData(b.lastData[i])
+			bb.ReserveData(b.lastData[i] + b.lastData[i]/8)
 		}
 	}
 }

@@ -107,8 +107,8 @@ func builderLens(col Columnar) []int {
 	switch x := col.(type) {
 	case *columnar:
 		c = x
-	case rawColumnar:
-		c = x.columnar
+	case *rawColumnar: // one column, written without a builder
+		return []int{x.n}
 	default:
 		panic(fmt.Sprintf("builderLens: unexpected Columnar %T", col))
 	}
