@@ -18,7 +18,7 @@ func expectedHashes(c *workloads.Corpus, cacheDir string) ([]uint64, error) {
 	n := c.Count()
 	var path string
 	if cacheDir != "" {
-		path = filepath.Join(cacheDir, c.ID()+".hashes")
+		path = filepath.Join(cacheDir, fmt.Sprintf("%s.h%d.hashes", c.ID(), workloads.HashVersion))
 		if b, err := os.ReadFile(path); err == nil && len(b) == 8*n {
 			out := make([]uint64, n)
 			for i := range out {
