@@ -5,16 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
-	"github.com/twmb/franz-go/pkg/sasl/plain"
 
 	"github.com/fastpathlab/fplab/source/consume"
+	"github.com/fastpathlab/fplab/source/internal/kplain"
 	"github.com/fastpathlab/fplab/workloads"
 )
 
@@ -197,38 +194,15 @@ func (r *franzReader) controls() error {
 
 // franzSASL maps the only client properties the franz path accepts, those
 // of a SASL_PLAINTEXT cluster with the PLAIN mechanism, onto a kgo option
-// (nil without properties). Any other property is refused: Props are
-// librdkafka's, and a setting franz-go would silently not apply would make
-// the peer path measure another client setup. Errors name keys, never the
-// password.
+// (nil without properties; source/internal/kplain). Any other property is
+// refused: Props are librdkafka's, and a setting franz-go would silently
+// not apply would make the peer path measure another client setup.
 func franzSASL(props map[string]string) (kgo.Opt, error) {
-	if len(props) == 0 {
-		return nil, nil
+	o, err := kplain.Opt(props)
+	if err != nil {
+		return nil, fmt.Errorf("source: franz: %w", err)
 	}
-	for _, k := range slices.Sorted(maps.Keys(props)) {
-		switch k {
-		case "security.protocol", "sasl.mechanism", "sasl.mechanisms", "sasl.username", "sasl.password":
-		default:
-			return nil, fmt.Errorf("source: franz: client property %q is librdkafka's; the franz path takes only a SASL_PLAINTEXT cluster's PLAIN properties (security.protocol, sasl.mechanism(s), sasl.username, sasl.password)", k)
-		}
-	}
-	if proto := props["security.protocol"]; !strings.EqualFold(strings.TrimSpace(proto), "SASL_PLAINTEXT") {
-		return nil, fmt.Errorf("source: franz: security.protocol %q: with client properties the franz path runs only on SASL_PLAINTEXT", proto)
-	}
-	mech := strings.TrimSpace(props["sasl.mechanism"])
-	if m := strings.TrimSpace(props["sasl.mechanisms"]); mech == "" {
-		mech = m
-	} else if m != "" && !strings.EqualFold(m, mech) {
-		return nil, fmt.Errorf("source: franz: sasl.mechanism %q and sasl.mechanisms %q differ", mech, m)
-	}
-	if !strings.EqualFold(mech, "PLAIN") {
-		return nil, fmt.Errorf("source: franz: sasl.mechanism %q: the franz path supports PLAIN only", mech)
-	}
-	user, pass := props["sasl.username"], props["sasl.password"]
-	if user == "" || pass == "" {
-		return nil, fmt.Errorf("source: franz: SASL PLAIN needs sasl.username and sasl.password")
-	}
-	return kgo.SASL(plain.Auth{User: user, Pass: pass}.AsMechanism()), nil
+	return o, nil
 }
 
 func (r *franzReader) poll(ctx context.Context) error {

@@ -236,7 +236,7 @@ func TestBadInput(t *testing.T) {
 		{"franz prop", func(c *source.Config) {
 			c.Path = consume.PathFranz
 			c.Props = map[string]string{"fetch.min.bytes": "1"}
-		}, `client property "fetch.min.bytes" is librdkafka's`},
+		}, `client property "fetch.min.bytes" is not taken`},
 		{"missing topic fast", func(c *source.Config) { c.Topic = "no-such-topic" }, "does not exist"},
 		{"missing topic rowwise", func(c *source.Config) { c.Path = consume.PathRowwise; c.Topic = "no-such-topic" }, "does not exist"},
 		{"missing topic franz", func(c *source.Config) { c.Path = consume.PathFranz; c.Topic = "no-such-topic" }, "does not exist"},
