@@ -60,7 +60,7 @@ func (c *rawColumnar) offsets() []int32 {
 
 // grow makes room for rows more rows and bytes more data.
 func (c *rawColumnar) grow(rows, bytes int) {
-	if c.n == 0 && c.offs == nil {
+	if c.offs == nil {
 		c.start()
 	}
 	if need := (c.n + rows + 1) * arrow.Int32SizeBytes; need > c.offs.Cap() {

@@ -194,15 +194,7 @@ var javaRefKeys = []string{"program", "records", "bytes", "window_ns", "startup_
 // unless records is 0. No result line, two of them, or a malformed one is
 // an error naming what is wrong.
 func ParseJavaRef(stdout string) (JavaRefResult, error) {
-	var line string
-	n := 0
-	for _, l := range strings.Split(stdout, "\n") {
-		l = strings.TrimRight(l, "\r")
-		if l == javaRefPrefix || strings.HasPrefix(l, javaRefPrefix+" ") {
-			line = l
-			n++
-		}
-	}
+	line, n := prefixedLine(stdout, javaRefPrefix)
 	switch n {
 	case 0:
 		return JavaRefResult{}, fmt.Errorf("rung: java reference printed no %q result line", javaRefPrefix)
@@ -464,4 +456,19 @@ func runJavaRefCell(ctx context.Context, c *rungargs.Cell, b Build, w io.Writer,
 		[2]string{"jvm-heap-max", fmt.Sprint(r.HeapMax)},
 		[2]string{"java-conf", strings.Join(r.Conf, ",")},
 		[2]string{"java-warmup", fmt.Sprintf("%d records in %v", r.WarmupRecords, r.Warmup)})
+}
+
+// prefixedLine is the last line of stdout that is prefix or starts with
+// prefix and a space (a trailing CR dropped), and how many lines do.
+func prefixedLine(stdout, prefix string) (string, int) {
+	var line string
+	n := 0
+	for _, l := range strings.Split(stdout, "\n") {
+		l = strings.TrimRight(l, "\r")
+		if l == prefix || strings.HasPrefix(l, prefix+" ") {
+			line = l
+			n++
+		}
+	}
+	return line, n
 }

@@ -31,15 +31,7 @@ var javaRefCkptKeys = []string{"count", "p50_ns", "max_ns", "failed"}
 // one whose figures disagree (a p50 above the max, durations without a
 // completed checkpoint).
 func ParseJavaRefCkpt(stdout string) (*JavaRefCkpt, error) {
-	var line string
-	n := 0
-	for _, l := range strings.Split(stdout, "\n") {
-		l = strings.TrimRight(l, "\r")
-		if l == javaRefCkptPrefix || strings.HasPrefix(l, javaRefCkptPrefix+" ") {
-			line = l
-			n++
-		}
-	}
+	line, n := prefixedLine(stdout, javaRefCkptPrefix)
 	switch {
 	case n == 0:
 		return nil, nil

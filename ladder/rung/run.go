@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/fastpathlab/fplab/alloc"
-	"github.com/fastpathlab/fplab/clusters"
 	"github.com/fastpathlab/fplab/ladder/rungargs"
 	"github.com/fastpathlab/fplab/results"
 	"github.com/fastpathlab/fplab/results/cell"
@@ -67,13 +66,9 @@ func Run(ctx context.Context, c rungargs.Cell, b Build, w io.Writer) error {
 	}
 	t := &target{corpus: corpus, codec: codec, expected: expected, layout: layout}
 
-	cl := clusters.Cluster{Bootstrap: c.Bootstrap, Props: c.Props}
-	brokers, err := clusters.BrokerCount(ctx, cl)
+	cl, err := checkBrokers(ctx, &c)
 	if err != nil {
 		return err
-	}
-	if brokers != c.Brokers {
-		return fmt.Errorf("rung: cell claims brokers=%d but cluster metadata lists %d", c.Brokers, brokers)
 	}
 	// The supervisor that started a reader checked; a denied cell's user
 	// may not read the topic, which is the point.

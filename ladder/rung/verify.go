@@ -311,19 +311,29 @@ func (r *verifyingReader) Next(ctx context.Context) (*consume.Batch, error) {
 	return b, nil
 }
 
+// checkBrokers checks the cell's broker count against the cluster's
+// metadata and returns the cluster the cell reads.
+func checkBrokers(ctx context.Context, c *rungargs.Cell) (clusters.Cluster, error) {
+	cl := clusters.Cluster{Bootstrap: c.Bootstrap, Props: c.Props}
+	brokers, err := clusters.BrokerCount(ctx, cl)
+	if err != nil {
+		return cl, err
+	}
+	if brokers != c.Brokers {
+		return cl, fmt.Errorf("rung: cell claims brokers=%d but cluster metadata lists %d", c.Brokers, brokers)
+	}
+	return cl, nil
+}
+
 // checkCountedTopic is a reference cell's claims (cell.CountingPath: it
 // counts records and verifies none), checked before it reads: the cluster's
 // broker count, a topic holding exactly the corpus in the cell's
 // partitions, and the stored codec. Its count is then checked against the
 // corpus by the runner.
 func checkCountedTopic(ctx context.Context, c *rungargs.Cell) error {
-	cl := clusters.Cluster{Bootstrap: c.Bootstrap, Props: c.Props}
-	brokers, err := clusters.BrokerCount(ctx, cl)
+	cl, err := checkBrokers(ctx, c)
 	if err != nil {
 		return err
-	}
-	if brokers != c.Brokers {
-		return fmt.Errorf("rung: cell claims brokers=%d but cluster metadata lists %d", c.Brokers, brokers)
 	}
 	ready, err := clusters.TopicReady(ctx, cl, c.Topic, c.Partitions, c.Records)
 	if err != nil {
