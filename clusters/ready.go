@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kerr"
 
 	"github.com/fastpathlab/fplab/workloads"
 )
@@ -78,21 +79,35 @@ func readTopicState(ctx context.Context, c Cluster, adm *kadm.Client, topic stri
 	return s, nil
 }
 
-// offsets lists one kind of offset for every partition of topic.
+// offsets lists one kind of offset for every partition of topic. A
+// partition whose leadership just moved (a broker killed and restarted)
+// answers for a moment with a retriable error: OFFSET_NOT_AVAILABLE until
+// the new leader's high watermark catches up, NOT_LEADER_OR_FOLLOWER or
+// LEADER_NOT_AVAILABLE until metadata settles. Such a listing is asked
+// again until it answers or ctx ends; any other error ends it at once.
 func offsets(ctx context.Context, c Cluster, topic string,
 	list func(context.Context, ...string) (kadm.ListedOffsets, error)) (map[int32]int64, error) {
-	listed, err := list(ctx, topic)
-	if err != nil {
-		return nil, c.requestError("offsets of topic "+topic, err)
+	for {
+		listed, err := list(ctx, topic)
+		if err == nil {
+			err = listed.Error()
+		}
+		if err == nil {
+			out := make(map[int32]int64, len(listed[topic]))
+			for p, o := range listed[topic] {
+				out[p] = o.Offset
+			}
+			return out, nil
+		}
+		if !kerr.IsRetriable(err) {
+			return nil, c.requestError("offsets of topic "+topic, err)
+		}
+		select {
+		case <-ctx.Done():
+			return nil, c.requestError("offsets of topic "+topic, fmt.Errorf("%w (still when %w)", err, ctx.Err()))
+		case <-time.After(50 * time.Millisecond):
+		}
 	}
-	if err := listed.Error(); err != nil {
-		return nil, c.requestError("offsets of topic "+topic, err)
-	}
-	out := make(map[int32]int64, len(listed[topic]))
-	for p, o := range listed[topic] {
-		out[p] = o.Offset
-	}
-	return out, nil
 }
 
 // TopicReady reports whether topic already holds the corpus Load would
