@@ -19,7 +19,10 @@ import (
 // (package clusters/kafka) with their configs, data and broker logs under
 // <run>/kafka/brokers=N, plus the fault socket a broker_kill cell's child
 // dials. The corpus is loaded like any cluster's (kafkaCluster.Load); topics
-// get the nodes' default replication factor (min(N, 3)).
+// get the nodes' default replication factor (min(N, 3)). Stopping the
+// cluster removes the nodes' data (every corpus, replicated: gigabytes per
+// run at the ladder's sizes, which filled this machine's disk after a dozen
+// runs); the configs and broker logs stay in the run directory.
 func startRealKafka(ctx context.Context, c ClusterSpec) (Cluster, error) {
 	base := c.Dir
 	if base == "" {
@@ -50,7 +53,14 @@ func startRealKafka(ctx context.Context, c ClusterSpec) (Cluster, error) {
 	}
 	stop := func() error {
 		stopFaults()
-		return kc.Stop()
+		err := kc.Stop()
+		if rmErr := removeNodeData(dir); err == nil {
+			err = rmErr
+		}
+		if c.Dir == "" {
+			_ = os.RemoveAll(base)
+		}
+		return err
 	}
 	r := &realKafka{kafkaCluster: kafkaCluster{c: clusters.Cluster{Bootstrap: kc.Bootstrap()}, shape: c.Shape, stop: stop}, sock: sock}
 	if c.Auth {
@@ -65,6 +75,21 @@ func startRealKafka(ctx context.Context, c ClusterSpec) (Cluster, error) {
 		}
 	}
 	return r, nil
+}
+
+// removeNodeData removes the data directories of the stopped nodes under
+// dir (node-<i>/data), keeping their configs and logs.
+func removeNodeData(dir string) error {
+	data, err := filepath.Glob(filepath.Join(dir, "node-*", "data"))
+	if err != nil {
+		return err
+	}
+	for _, d := range data {
+		if err := os.RemoveAll(d); err != nil {
+			return fmt.Errorf("remove broker data: %w", err)
+		}
+	}
+	return nil
 }
 
 // The users of a cluster=kafka shape started with ClusterSpec.Auth.

@@ -116,7 +116,8 @@ func TestKafkaSmokeSpec(t *testing.T) {
 
 // TestKafkaInfra starts a cluster=kafka shape of 3 brokers through the
 // ladder's Infra, loads a corpus with replication factor 3 and checks the
-// fault socket and the broker logs in the run directory.
+// fault socket and the broker logs in the run directory, and that Stop
+// removes the brokers' data but keeps their logs.
 func TestKafkaInfra(t *testing.T) {
 	kafkatest.Dist(t)
 	run := t.TempDir()
@@ -134,6 +135,12 @@ func TestKafkaInfra(t *testing.T) {
 		}
 		if left := kafkatest.Leftovers(dir); len(left) > 0 {
 			t.Errorf("processes %v left after Stop", left)
+		}
+		if data, _ := filepath.Glob(filepath.Join(dir, "node-*", "data")); len(data) > 0 {
+			t.Errorf("broker data %v left after Stop", data)
+		}
+		if logs, _ := filepath.Glob(filepath.Join(dir, "broker-*.log")); len(logs) != 3 {
+			t.Errorf("broker logs after Stop: %v, want 3", logs)
 		}
 	})
 	topic, err := cl.Load(ctx, CorpusSpec{Format: "json", Schema: "bid", Seed: 1, Records: 3000, Partitions: 3})
