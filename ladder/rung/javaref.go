@@ -282,6 +282,16 @@ func RunJavaRef(ctx context.Context, java, jar string, o JavaRefOpts) (JavaRefRe
 	if err != nil {
 		return JavaRefResult{}, err
 	}
+	// The JVM's temporary files (Flink's MiniCluster unpacks a 21 MB RPC
+	// jar and makes blob and state directories per job) go to a directory
+	// of this run's, removed once it is over: left in /tmp they outlived
+	// the runs and filled the disk.
+	tmp, err := os.MkdirTemp("", "fplab-jvm-")
+	if err != nil {
+		return JavaRefResult{}, fmt.Errorf("rung: %w", err)
+	}
+	defer os.RemoveAll(tmp)
+	argv = append([]string{"-Djava.io.tmpdir=" + tmp}, argv...)
 	ctx, cancel := context.WithTimeout(ctx, o.Timeout+javaRefKillGrace)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, java, argv...)
