@@ -68,3 +68,24 @@ type Bulk interface {
 	// error wrapping ErrParse, and appends nothing for that message.
 	AppendBulk(buf []byte, start uint32, ends []uint32) (int, error)
 }
+
+// Direct is implemented by bulk decoders whose column holds each payload
+// as it is (raw): a reader may have the client copy payloads straight into
+// the column's data buffer (Tail), then append them with AppendBulk from
+// that very buffer, which copies nothing when they lie where the next row's
+// data goes.
+type Direct interface {
+	Bulk
+	// Tail makes room for at least bytes more data and returns the data
+	// buffer's free tail, from where the next row's data goes. It is valid
+	// until the next Tail or NewRecordBatch; AppendBulk of payloads in it
+	// never moves it.
+	Tail(bytes int) []byte
+}
+
+// NoZeroAllocator is implemented by allocators that can hand out memory
+// without zeroing it first (a pool of released buffers). A columnar uses
+// it only for a buffer whose every byte it reads it has written.
+type NoZeroAllocator interface {
+	AllocateNoZero(size int) []byte
+}

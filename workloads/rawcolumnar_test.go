@@ -15,13 +15,42 @@ import (
 // (so reservations from the previous batch are outgrown and over-sized)
 // and checks every batch equals what a BinaryBuilder builds from the same
 // appends, and that every buffer is returned.
+//
+// It runs twice: over a plain allocator, and over one whose AllocateNoZero
+// hands out memory full of junk, where the data buffer must not rely on
+// zeroes. Direct runs write payloads into Tail as a drain does, with
+// skipped messages between them, and append them from there.
 func TestRawColumnarMatchesBuilder(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer mem.AssertSize(t, 0)
+	for _, dirty := range []bool{false, true} {
+		t.Run(fmt.Sprintf("dirty=%v", dirty), func(t *testing.T) {
+			checked := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			defer checked.AssertSize(t, 0)
+			var mem memory.Allocator = checked
+			if dirty {
+				mem = junkAllocator{checked}
+			}
+			testRawColumnar(t, mem)
+		})
+	}
+}
+
+// junkAllocator's AllocateNoZero returns memory full of 0xa5.
+type junkAllocator struct{ memory.Allocator }
+
+func (a junkAllocator) AllocateNoZero(size int) []byte {
+	b := a.Allocate(size)
+	for i := range b {
+		b[i] = 0xa5
+	}
+	return b
+}
+
+func testRawColumnar(t *testing.T, mem memory.Allocator) {
 	c := mustCodec(t, FormatRaw, "bid")
 	col := c.NewColumnar(mem)
 	defer col.Release()
 	bulk := col.(Bulk)
+	direct := col.(Direct)
 	rng := rand.New(rand.NewPCG(1, 2))
 	payload := func() []byte {
 		b := make([]byte, rng.IntN(300))
@@ -33,7 +62,48 @@ func TestRawColumnarMatchesBuilder(t *testing.T) {
 	for batch, rows := range []int{3, 5000, 10, 0, 20000, 1, 7000} {
 		want := array.NewBinaryBuilder(memory.NewGoAllocator(), arrow.BinaryTypes.Binary)
 		for col.Len() < rows {
-			switch k := rng.IntN(10); {
+			switch k := rng.IntN(12); {
+			case k >= 10: // a direct run: written into the tail, some skipped
+				var ps [][]byte
+				size := 0
+				for range rng.IntN(min(50, rows-col.Len())) + 1 {
+					p := payload()
+					ps = append(ps, p)
+					size += len(p)
+				}
+				tail := direct.Tail(size)
+				if len(tail) < size {
+					t.Fatalf("Tail(%d) has %d bytes", size, len(tail))
+				}
+				var ends []uint32
+				skipped := make([]bool, len(ps))
+				for i, p := range ps {
+					from := uint32(0)
+					if i > 0 {
+						from = ends[i-1]
+					}
+					ends = append(ends, from+uint32(copy(tail[from:], p)))
+					skipped[i] = rng.IntN(8) == 0
+				}
+				for i := 0; i < len(ps); {
+					if skipped[i] {
+						i++
+						continue
+					}
+					j := i
+					for j < len(ps) && !skipped[j] {
+						want.Append(ps[j])
+						j++
+					}
+					from := uint32(0)
+					if i > 0 {
+						from = ends[i-1]
+					}
+					if n, err := bulk.AppendBulk(tail, from, ends[i:j]); err != nil || n != j-i {
+						t.Fatalf("AppendBulk from the tail = %d, %v; want %d, nil", n, err, j-i)
+					}
+					i = j
+				}
 			case k == 0:
 				col.AppendNull()
 				want.AppendNull()

@@ -48,7 +48,14 @@ func New(mem memory.Allocator, lim Limits) *Allocator {
 
 // Allocate returns size zeroed bytes, from the pool when it holds a buffer
 // big enough and no more than twice the size.
-func (a *Allocator) Allocate(size int) []byte {
+func (a *Allocator) Allocate(size int) []byte { return a.allocate(size, true) }
+
+// AllocateNoZero is Allocate for a buffer whose every byte read is written
+// first: a pooled buffer comes back as its last user left it (a fresh one
+// is the cell allocator's, zeroed).
+func (a *Allocator) AllocateNoZero(size int) []byte { return a.allocate(size, false) }
+
+func (a *Allocator) allocate(size int, zero bool) []byte {
 	if size < a.lim.MinSize {
 		return a.mem.Allocate(size)
 	}
@@ -60,10 +67,10 @@ func (a *Allocator) Allocate(size int) []byte {
 		a.stats.Misses++
 	}
 	a.mu.Unlock()
-	if whole != nil {
-		clear(whole)
-	} else {
+	if whole == nil {
 		whole = a.mem.Allocate(size)
+	} else if zero {
+		clear(whole)
 	}
 	a.mu.Lock()
 	a.out[unsafe.SliceData(whole)] = whole

@@ -48,6 +48,35 @@ func TestFreedBufferComesBackZeroed(t *testing.T) {
 	a.Free(c)
 }
 
+// TestNoZeroSkipsOnlyTheClearing: AllocateNoZero hands a pooled buffer
+// back as it was left, a fresh one zeroed by the cell allocator, and
+// either is freed into the pool like Allocate's.
+func TestNoZeroSkipsOnlyTheClearing(t *testing.T) {
+	a, mem := newPool(t, small)
+	b := a.AllocateNoZero(4096)
+	if bytes.Count(b, []byte{0}) != len(b) || mem.CurrentAlloc() != 4096 {
+		t.Fatalf("fresh buffer: not zero, or %d bytes with the cell allocator", mem.CurrentAlloc())
+	}
+	for i := range b {
+		b[i] = 0xAB
+	}
+	p := unsafe.SliceData(b)
+	a.Free(b)
+	c := a.AllocateNoZero(3000)
+	if unsafe.SliceData(c) != p || len(c) != 3000 || bytes.Count(c, []byte{0xAB}) != len(c) {
+		t.Fatal("AllocateNoZero did not hand the pooled buffer back as it was")
+	}
+	a.Free(c)
+	if got := a.Stats(); got != (recycle.Stats{Hits: 1, Misses: 1}) {
+		t.Fatalf("stats %+v, want 1 hit 1 miss", got)
+	}
+	if z := a.Allocate(3000); bytes.Count(z, []byte{0}) != len(z) {
+		t.Fatal("Allocate after AllocateNoZero: not zeroed")
+	} else {
+		a.Free(z)
+	}
+}
+
 func TestPoolServesOnlyCloseSizes(t *testing.T) {
 	a, _ := newPool(t, small)
 	big := a.Allocate(64 << 10)
