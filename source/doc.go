@@ -96,9 +96,14 @@
 //     per batch.
 //   - fast: the librdkafka bundled by confluent-kafka-go, drained in bulk
 //     through the lab's own small cgo layer (source/internal/drain) with
-//     rd_kafka_consume_callback_queue: one cgo crossing per drain, payloads
-//     copied once into a contiguous C buffer with an end-offset array, and
-//     decoded inline into Arrow builders with no per-record Go allocation.
+//     rd_kafka_consume_callback_queue: one cgo crossing per drain of the
+//     queue's backlog, payloads copied once into a contiguous C buffer
+//     with an end-offset array, and decoded inline into Arrow builders
+//     with no per-record Go allocation. A column that holds payloads as
+//     they are (raw: workloads.Direct) has the crossing copy them straight
+//     into its Arrow data instead (an arena that the batches slice), so a
+//     raw payload is copied once in all; the crossing ends at the first
+//     payload that does not fit there, which goes through the C buffer.
 //   - franz: franz-go PollFetches with the same columnar decoder, the peer a
 //     Go user would pick instead.
 //

@@ -13,16 +13,22 @@ import (
 )
 
 // fastReader drains librdkafka in bulk and decodes inline: per crossing,
-// up to a batch of payloads arrive in one C buffer, and each is decoded
-// straight from that buffer into the Arrow builders.
+// the queue's backlog of payloads arrives in one C buffer, and each is
+// decoded straight from that buffer into the Arrow builders. A column that
+// holds payloads as they are (workloads.Direct: raw) has the crossing copy
+// them straight into its data instead, for this batch and the next.
 type fastReader struct {
 	cfg     *Config
 	rdk     *rdkConsumer
 	dr      *drain.Drain
 	col     workloads.Columnar
-	decoder string // Assertions.Decoder
+	direct  workloads.Direct // col, when it is one; else nil
+	decoder string           // Assertions.Decoder
 	a       *assembler
-	// the current drain and the cursor into it
+	// the current drain and the cursor into it: messages [0, split) have
+	// their payloads in dst (the column's data tail), the rest in buf
+	dst   []byte
+	split int
 	buf   []byte
 	ends  []uint32
 	parts []int32
@@ -58,9 +64,10 @@ func openFast(cfg *Config) (*fastReader, error) {
 		rdk.c.Close()
 		return nil, err
 	}
+	direct, _ := col.(workloads.Direct)
 	return &fastReader{
 		cfg: cfg, rdk: rdk, dr: dr, decoder: decoder,
-		col:  col,
+		col: col, direct: direct,
 		keys: keyColumns(cfg),
 		a:    newAssembler(cfg.Batch, rdk.start, rdk.stop),
 	}, nil
@@ -120,7 +127,12 @@ func (r *fastReader) decodeRun() error {
 	j := i
 	room := a.batch - a.rows()
 	skip := false
-	for j < len(r.ends) && j-i < room && !r.nulls[j] {
+	// a run lies in one buffer: the destination's, or the drain's
+	end := len(r.ends)
+	if i < r.split {
+		end = r.split
+	}
+	for j < end && j-i < room && !r.nulls[j] {
 		ok, err := a.consume(r.parts[j], r.offs[j])
 		if err != nil {
 			return err
@@ -147,13 +159,16 @@ func (r *fastReader) decodeRun() error {
 // after it.
 func (r *fastReader) decode(i, j int) error {
 	a := r.a
-	begin := uint32(0)
-	if i > 0 {
+	buf, begin := r.buf, uint32(0)
+	if i < r.split {
+		buf = r.dst
+	}
+	if i > 0 && i != r.split {
 		begin = r.ends[i-1]
 	}
 	if bulk, ok := r.col.(workloads.Bulk); ok {
 		for i < j {
-			n, err := bulk.AppendBulk(r.buf, begin, r.ends[i:j])
+			n, err := bulk.AppendBulk(buf, begin, r.ends[i:j])
 			if n > 0 {
 				r.appendKeys(i, i+n)
 				a.addedRun(r.parts[i:i+n], r.offs[i:i+n], int(r.ends[i+n-1]-begin))
@@ -172,7 +187,7 @@ func (r *fastReader) decode(i, j int) error {
 		return nil
 	}
 	for k := i; k < j; k++ {
-		msg := r.buf[begin:r.ends[k]]
+		msg := buf[begin:r.ends[k]]
 		begin = r.ends[k]
 		if err := r.col.Append(msg); err != nil {
 			if !errors.Is(err, workloads.ErrParse) {
@@ -226,14 +241,23 @@ func (r *fastReader) applyEOFs() error {
 	return nil
 }
 
-// drainOnce is one cgo crossing. Errors come first: one the client does
-// not retry by itself ends the read, whatever else the crossing brought.
+// drainOnce is one cgo crossing. With a Direct column, the payloads go
+// straight into its data's free tail (at least a batch's worth at the mean
+// payload so far; a crossing that fills it ends there). Errors come first:
+// one the client does not retry by itself ends the read, whatever else
+// the crossing brought.
 func (r *fastReader) drainOnce() error {
-	n, err := r.dr.Run(100)
+	var dst []byte
+	if r.direct != nil {
+		dst = r.direct.Tail(r.expect(r.a.batch))
+	}
+	n, err := r.dr.Run(100, dst)
 	r.a.stats.Crossings++
 	if err != nil {
 		return err
 	}
+	split, dlen := r.dr.Split()
+	r.split, r.dst = split, dst[:dlen]
 	if nerr, errs := r.dr.Errs(); nerr > 0 {
 		for _, e := range errs {
 			if !transient(e.Code) {
@@ -264,6 +288,18 @@ func (r *fastReader) drainOnce() error {
 	return nil
 }
 
+// expect is the data tail to ask for rows more payloads: their size at the
+// mean payload so far, an eighth more, and 64 KiB before the first.
+func (r *fastReader) expect(rows int) int {
+	a := r.a
+	seen, bytes := a.stats.Records+int64(a.rows()), a.stats.Bytes+a.bytes
+	if seen == 0 || bytes == 0 {
+		return 64 << 10
+	}
+	mean := bytes/seen + 1
+	return int(int64(rows)*mean*9/8) + 1024
+}
+
 // fmtErr renders a drained consumer error on one line: librdkafka's text,
 // or the code's when there is none.
 func fmtErr(e drain.Err) string {
@@ -288,6 +324,7 @@ func (r *fastReader) Close() error {
 	}
 	r.dr.Close()
 	r.buf, r.ends, r.parts, r.offs, r.nulls, r.eofs = nil, nil, nil, nil, nil, nil
+	r.dst, r.split = nil, 0
 	r.kbuf, r.kends, r.knulls, r.hbuf, r.hends = nil, nil, nil, nil, nil
 	return r.rdk.c.Close()
 }

@@ -8,7 +8,11 @@
 // A Drain moves the backlog of a consumer's queue into one contiguous C
 // buffer per crossing (rd_kafka_consume_callback_queue with drain.c's
 // callback), with per-message end offset, partition, offset and null-value
-// arrays that Views exposes to Go without a copy. A null value (a
+// arrays that Views exposes to Go without a copy. A crossing may be given
+// a destination: payloads go there, back to back, while they fit; the
+// first that does not goes to the C buffer and the crossing ends there
+// (Split): the callback calls rd_kafka_yield, and librdkafka puts what it
+// did not serve back at the queue's head. A null value (a
 // tombstone, payload NULL) is flagged and adds no byte; an empty value is
 // not null. A keyed drain (New with keys) also copies every message's key
 // and headers (rd_kafka_message_headers, rd_kafka_header_get_all) into two

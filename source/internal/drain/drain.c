@@ -3,10 +3,11 @@
 
 #include "drain.h"
 
-fpl_drain *fpl_drain_new(int capn, size_t cap, int keys) {
+fpl_drain *fpl_drain_new(rd_kafka_t *rk, int capn, size_t cap, int keys) {
 	fpl_drain *d = calloc(1, sizeof *d);
 	if (!d)
 		return NULL;
+	d->rk = rk;
 	d->capn = capn;
 	d->cap = cap;
 	d->buf = malloc(cap);
@@ -225,26 +226,41 @@ void fpl_drain_take(rd_kafka_message_t *m, const rd_kafka_headers_t *hdrs, fpl_d
 	/* a null value (a tombstone) has no payload at all; an empty value
 	 * has a payload of length 0 */
 	size_t len = m->payload ? m->len : 0;
-	size_t need = d->len + len;
+	/* to the destination while every payload so far fitted there and this
+	 * one does too */
+	int direct = d->dst && d->split == d->n && d->dlen + len <= d->dcap;
+	size_t need = (direct ? d->dlen : d->len) + len;
 	if (need > UINT32_MAX) {
 		d->fault = FPL_DRAIN_TOO_BIG;
 		return;
 	}
-	if (need > d->cap && (d->fault = grow_buf(&d->buf, &d->cap, need)) != FPL_DRAIN_OK)
+	if (!direct && need > d->cap && (d->fault = grow_buf(&d->buf, &d->cap, need)) != FPL_DRAIN_OK)
 		return;
 	if (d->keys && (d->fault = take_meta(m, hdrs, d)) != FPL_DRAIN_OK) {
 		if (d->fault == FPL_DRAIN_BAD_HEADERS)
 			bad_headers(d, m, RD_KAFKA_RESP_ERR__BAD_MSG);
 		return;
 	}
-	if (len)
-		memcpy(d->buf + d->len, m->payload, len);
-	d->len = need;
-	d->ends[d->n] = (uint32_t)d->len;
+	if (direct) {
+		if (len)
+			memcpy(d->dst + d->dlen, m->payload, len);
+		d->dlen = need;
+		d->split++;
+	} else {
+		if (len)
+			memcpy(d->buf + d->len, m->payload, len);
+		d->len = need;
+	}
+	d->ends[d->n] = (uint32_t)need;
 	d->parts[d->n] = m->partition;
 	d->offs[d->n] = m->offset;
 	d->nulls[d->n] = m->payload == NULL;
 	d->n++;
+	/* the destination is full: the rest waits in the queue */
+	if (d->dst && !direct) {
+		d->yields++;
+		rd_kafka_yield(d->rk);
+	}
 }
 
 static void on_message(rd_kafka_message_t *m, void *opaque) { fpl_drain_take(m, NULL, opaque); }
@@ -276,11 +292,23 @@ void fpl_drain_reset(fpl_drain *d) {
 	d->nerr = 0;
 	d->klen = 0;
 	d->hlen = 0;
+	d->dlen = 0;
+	d->split = 0;
+	d->yields = 0;
 }
 
-int fpl_drain_run(rd_kafka_queue_t *q, int timeout_ms, fpl_drain *d) {
+void fpl_drain_aim(fpl_drain *d, unsigned char *dst, size_t dcap) {
+	d->dst = dst;
+	d->dcap = dst ? dcap : 0;
+}
+
+int fpl_drain_run(rd_kafka_queue_t *q, int timeout_ms, fpl_drain *d, unsigned char *dst, size_t dcap) {
 	fpl_drain_reset(d);
-	return rd_kafka_consume_callback_queue(q, timeout_ms, d->keys ? on_message_keyed : on_message, d);
+	fpl_drain_aim(d, dst, dcap);
+	int r = rd_kafka_consume_callback_queue(q, timeout_ms, d->keys ? on_message_keyed : on_message, d);
+	/* dst may be Go memory: C keeps no pointer to it past the call */
+	fpl_drain_aim(d, NULL, 0);
+	return r;
 }
 
 rd_kafka_conf_res_t fpl_conf_get(rd_kafka_t *rk, const char *name, char *dst, size_t size) {

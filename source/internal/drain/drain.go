@@ -46,6 +46,8 @@ type Drain struct {
 	// eofs and errs are reused copies of the last Run's events.
 	eofs []EOF
 	errs []Err
+	// testDst are the destinations tests aimed at (aim), freed at Close.
+	testDst []unsafe.Pointer
 }
 
 // EOF is a partition-EOF event: the consumer's position in Partition is
@@ -108,7 +110,7 @@ func New(c *kafka.Consumer, batch int, keys bool) (*Drain, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := C.fpl_drain_new(C.int(batch), C.size_t(batch*128), C.int(b2i(keys)))
+	d := C.fpl_drain_new(rk, C.int(batch), C.size_t(batch*128), C.int(b2i(keys)))
 	if d == nil {
 		return nil, fmt.Errorf("source: cannot allocate a drain buffer for %d messages", batch)
 	}
@@ -116,15 +118,26 @@ func New(c *kafka.Consumer, batch int, keys bool) (*Drain, error) {
 }
 
 // Run is the one cgo crossing per drain: it moves the queued backlog,
-// waiting up to timeoutMs for the first message, into the buffer and
+// waiting up to timeoutMs for the first message, into the buffers and
 // returns how many messages arrived (EOF events and errors are counted
-// apart: EOFs, Errs). The buffer's previous contents are gone.
-func (d *Drain) Run(timeoutMs int) (int, error) {
+// apart: EOFs, Errs). The previous Run's contents are gone.
+//
+// With a destination dst (not empty), payloads are copied into dst, back
+// to back from dst[0], for as long as they fit: Split tells how many
+// messages went there. The first one that does not fit, and any after it,
+// go to the drain's own buffer as without a destination, and the crossing
+// ends there (the rest stays queued). dst may be Go memory: it is written
+// only during Run.
+func (d *Drain) Run(timeoutMs int, dst []byte) (int, error) {
 	// rd_kafka_consume_callback_queue's own result (messages served, or -1
 	// on error) is not needed: the callback counted what arrived (messages,
 	// EOF events, errors), and crossings that bring nothing end in the
 	// reader's stall timeout.
-	C.fpl_drain_run(d.q, C.int(timeoutMs), d.d)
+	var p *C.uchar
+	if len(dst) > 0 {
+		p = (*C.uchar)(unsafe.Pointer(unsafe.SliceData(dst)))
+	}
+	C.fpl_drain_run(d.q, C.int(timeoutMs), d.d, p, C.size_t(len(dst)))
 	switch d.d.fault {
 	case faultNone:
 	case faultTooBig:
@@ -140,6 +153,13 @@ func (d *Drain) Run(timeoutMs int) (int, error) {
 	}
 	return int(d.d.n), nil
 }
+
+// Split reports where the last Run put the payloads: messages [0, split)
+// in its destination, n bytes of it, their ends (Views) relative to the
+// destination's start; messages [split, Run's count) in the drain's own
+// buffer (Views' buf), their ends relative to it. Without a destination
+// split is 0.
+func (d *Drain) Split() (split, n int) { return int(d.d.split), int(d.d.dlen) }
 
 // Errs reports the consumer errors of the last Run: how many there were,
 // and each one kept (all of them unless the drain faulted), in order.
@@ -171,7 +191,9 @@ func (d *Drain) EOFs() []EOF {
 }
 
 // Views exposes the last Run's buffers to Go without copying: the payloads
-// back to back, and per message the end of its payload in buf, its
+// of the messages that did not go to Run's destination (Split) back to
+// back, and per message the end of its payload (in buf, or in the
+// destination for the messages there), its
 // partition, its offset and whether its value is null (a tombstone, which
 // adds nothing to buf; an empty value is not null). They stay valid until
 // the next Run or Close.
@@ -261,6 +283,10 @@ func (d *Drain) Close() {
 		C.fpl_drain_free(d.d)
 		d.d = nil
 	}
+	for _, p := range d.testDst {
+		C.free(p)
+	}
+	d.testDst = nil
 }
 
 // meta is a test message's key (nil: none) and headers (a nil value: a
@@ -320,3 +346,22 @@ func (d *Drain) takeMeta(code kafka.ErrorCode, partition int32, offset int64, pa
 }
 
 func (d *Drain) reset() { C.fpl_drain_reset(d.d) }
+
+// aim sets the next takes' destination of n bytes (none when n is 0) as a
+// Run does, and returns it: C memory, since C keeps it between takes,
+// freed at Close.
+func (d *Drain) aim(n int) []byte {
+	var dst *C.uchar
+	if n > 0 {
+		dst = (*C.uchar)(C.malloc(C.size_t(n)))
+		d.testDst = append(d.testDst, unsafe.Pointer(dst))
+	}
+	C.fpl_drain_aim(d.d, dst, C.size_t(n))
+	if dst == nil {
+		return nil
+	}
+	return unsafe.Slice((*byte)(unsafe.Pointer(dst)), n)
+}
+
+// yields is how often the takes since the last reset yielded.
+func (d *Drain) yields() int { return int(d.d.yields) }

@@ -79,23 +79,42 @@ typedef struct fpl_drain {
 	unsigned char *hbuf;
 	size_t hlen, hcap;
 	uint32_t *hends;
+
+	/* A crossing's destination (fpl_drain_aim, for one fpl_drain_run):
+	 * with dst, of dcap bytes, payloads go to dst back to back while they
+	 * fit: messages [0, split) are there, dlen bytes in all, their ends
+	 * relative to dst. The first payload that does not fit goes to buf as
+	 * without a destination, so does every message after it (ends
+	 * relative to buf), and the callback yields (rd_kafka_yield: the rest
+	 * stays queued for the next crossing). Without a destination split is
+	 * 0: every message is in buf. yields counts the crossing's yields. */
+	rd_kafka_t *rk;
+	unsigned char *dst;
+	size_t dlen, dcap;
+	int split;
+	int yields;
 } fpl_drain;
 
 /* Returns NULL if the initial buffers cannot be allocated. keys != 0 makes
  * a keyed drain. */
-fpl_drain *fpl_drain_new(int capn, size_t cap, int keys);
+fpl_drain *fpl_drain_new(rd_kafka_t *rk, int capn, size_t cap, int keys);
 void fpl_drain_free(fpl_drain *d);
 /* One crossing: serves the queue for up to timeout_ms into d (d->n
- * messages, d->neof EOF events, d->errs errors). Returns
+ * messages, d->neof EOF events, d->errs errors), aimed at dst
+ * (fpl_drain_aim). Returns
  * rd_kafka_consume_callback_queue's result: the number of messages served
  * (EOF events and errors included), or -1. */
-int fpl_drain_run(rd_kafka_queue_t *q, int timeout_ms, fpl_drain *d);
+int fpl_drain_run(rd_kafka_queue_t *q, int timeout_ms, fpl_drain *d, unsigned char *dst, size_t dcap);
 /* What fpl_drain_run does with one message, given its headers (NULL:
  * none; read only by a keyed drain): exposed so the drain's bookkeeping is
  * testable without a broker. */
 void fpl_drain_take(rd_kafka_message_t *m, const rd_kafka_headers_t *hdrs, fpl_drain *d);
 /* Resets d to an empty drain, as fpl_drain_run does before serving. */
 void fpl_drain_reset(fpl_drain *d);
+/* Sets the next crossing's destination (NULL: none), as fpl_drain_run
+ * does after the reset; it clears it again once served, so C never keeps
+ * the pointer past the call. */
+void fpl_drain_aim(fpl_drain *d, unsigned char *dst, size_t dcap);
 /* rd_kafka_conf_get on the running client's configuration. */
 rd_kafka_conf_res_t fpl_conf_get(rd_kafka_t *rk, const char *name, char *dst, size_t size);
 

@@ -52,7 +52,7 @@ func TestDrainOfAnIdleQueue(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer d.Close()
-	n, err := d.Run(0)
+	n, err := d.Run(0, nil)
 	if err != nil || n != 0 {
 		t.Fatalf("Run = %d, %v, want 0 messages and no fault", n, err)
 	}
@@ -126,6 +126,58 @@ func TestDrainBookkeeping(t *testing.T) {
 	}
 	if n, errs := d.Errs(); n != 0 || len(errs) != 0 || len(d.EOFs()) != 0 {
 		t.Errorf("after reset: %d errors %v, EOFs %v", n, errs, d.EOFs())
+	}
+}
+
+// TestDrainAim: a crossing aimed at a destination puts payloads there
+// back to back while they fit; the first that does not fit and every
+// message after it go to the drain's own buffer, and the callback yields
+// at each. Tombstones take no byte wherever they land; after a reset
+// without a destination, nothing yields.
+func TestDrainAim(t *testing.T) {
+	d, err := New(consumer(t, false), 2, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	d.reset()
+	dst := d.aim(10)
+	type msg struct {
+		val  string
+		null bool
+	}
+	msgs := []msg{{"abc", false}, {"", true}, {"de", false}, {"", false}, {"fghijk", false}, {"", true}, {"x", false}}
+	yields := []int{0, 0, 0, 0, 1, 2, 3}
+	for i, m := range msgs {
+		d.take(0, 0, int64(i), []byte(m.val), m.null)
+		if d.yields() != yields[i] {
+			t.Errorf("after message %d: %d yields, want %d", i, d.yields(), yields[i])
+		}
+	}
+	split, n := d.Split()
+	if split != 4 || n != 5 || string(dst[:n]) != "abcde" {
+		t.Errorf("Split = %d, %d bytes %q; want 4, 5 %q", split, n, dst[:n], "abcde")
+	}
+	buf, ends, _, offs, nulls := d.Views()
+	if string(buf) != "fghijkx" {
+		t.Errorf("buf %q, want %q", buf, "fghijkx")
+	}
+	wantEnds := []uint32{3, 3, 5, 5, 6, 6, 7}
+	for i, m := range msgs {
+		if ends[i] != wantEnds[i] || offs[i] != int64(i) || nulls[i] != m.null {
+			t.Errorf("message %d: end %d offset %d null %v, want %d %d %v", i, ends[i], offs[i], nulls[i], wantEnds[i], i, m.null)
+		}
+	}
+
+	d.reset()
+	d.aim(0)
+	d.take(0, 0, 0, []byte("a"), false)
+	d.take(0, 0, 1, []byte("b"), false)
+	if split, _ := d.Split(); d.yields() != 0 || split != 0 {
+		t.Errorf("no destination: %d yields, split %d; want 0, 0", d.yields(), split)
+	}
+	if buf, _, _, _, _ := d.Views(); string(buf) != "ab" {
+		t.Errorf("no destination: buf %q, want %q", buf, "ab")
 	}
 }
 

@@ -40,6 +40,7 @@ const rd_kafka_conf_t *rd_kafka_conf(rd_kafka_t *rk);
 rd_kafka_conf_res_t rd_kafka_conf_get(const rd_kafka_conf_t *conf, const char *name, char *dest, size_t *dest_size);
 rd_kafka_queue_t *rd_kafka_queue_get_consumer(rd_kafka_t *rk);
 void rd_kafka_queue_destroy(rd_kafka_queue_t *rkqu);
+void rd_kafka_yield(rd_kafka_t *rk);
 int rd_kafka_consume_callback_queue(rd_kafka_queue_t *rkqu, int timeout_ms,
                                     void (*consume_cb)(rd_kafka_message_t *rkmessage, void *commit_opaque),
                                     void *commit_opaque);
