@@ -108,6 +108,23 @@ func BenchmarkChecksum(b *testing.B) {
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(rec.NumRows()), "ns/row")
 		})
 		rec.Release()
+		// The same batch cold: copies enough to leave the caches between
+		// two visits, as the rung meets a batch whose payloads the fast
+		// path's drain wrote a crossing (megabytes) earlier.
+		cold := make([]arrow.RecordBatch, 48)
+		for i := range cold {
+			cold[i] = decodeAll(b, cb.codec, memory.NewGoAllocator(), msgs)
+		}
+		b.Run("side=batch-cold/"+benchName(cb), func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				BatchChecksum(cold[i%len(cold)])
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(cold[0].NumRows()), "ns/row")
+		})
+		for _, r := range cold {
+			r.Release()
+		}
 		cp := NewCorpus(cb.schema, cb.codec, 42, benchBatch)
 		b.Run("side=corpus/"+benchName(cb), func(b *testing.B) {
 			b.ReportAllocs()
