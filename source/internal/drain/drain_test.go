@@ -29,6 +29,20 @@ func consumer(t *testing.T, crc bool) *kafka.Consumer {
 	return c
 }
 
+// newDrain attaches a drain of capn messages to a consumer that never
+// reaches a broker, empties it as a crossing does first, and closes it when
+// the test ends.
+func newDrain(t *testing.T, capn int, keys bool) *Drain {
+	t.Helper()
+	d, err := New(consumer(t, false), capn, keys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(d.Close)
+	d.reset()
+	return d
+}
+
 // TestConfReadsTheRunningClient: the handle found by reflection is the
 // client's, so Conf reads back what it was configured with, and an unknown
 // property is RD_KAFKA_CONF_UNKNOWN's error.
@@ -47,11 +61,7 @@ func TestConfReadsTheRunningClient(t *testing.T) {
 // TestDrainOfAnIdleQueue: a drain of a queue with nothing assigned crosses
 // once, brings no message and no fault, and exposes empty views.
 func TestDrainOfAnIdleQueue(t *testing.T) {
-	d, err := New(consumer(t, false), 64, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	d := newDrain(t, 64, false)
 	n, err := d.Run(0, nil)
 	if err != nil || n != 0 {
 		t.Fatalf("Run = %d, %v, want 0 messages and no fault", n, err)
@@ -78,12 +88,7 @@ func TestEOFMirrorsLibrdkafka(t *testing.T) {
 // flagged and adds no byte; an empty value is not a tombstone; EOF events
 // are not errors; every error keeps its code, partition, offset and text.
 func TestDrainBookkeeping(t *testing.T) {
-	d, err := New(consumer(t, false), 2, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	d.reset()
+	d := newDrain(t, 2, false)
 	type msg struct {
 		off  int64
 		val  string
@@ -135,12 +140,7 @@ func TestDrainBookkeeping(t *testing.T) {
 // at each. Tombstones take no byte wherever they land; after a reset
 // without a destination, nothing yields.
 func TestDrainAim(t *testing.T) {
-	d, err := New(consumer(t, false), 2, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	d.reset()
+	d := newDrain(t, 2, false)
 	dst := d.aim(10)
 	type msg struct {
 		val  string
@@ -245,12 +245,7 @@ func TestKeyedDrainBookkeeping(t *testing.T) {
 		{"def", false, meta{long, many}},
 	}
 	for _, keyed := range []bool{true, false} {
-		d, err := New(consumer(t, false), 2, keyed)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer d.Close()
-		d.reset()
+		d := newDrain(t, 2, keyed)
 		for i, m := range msgs {
 			d.takeMeta(0, 1, int64(i), []byte(m.val), m.null, m.meta)
 			if i == 1 {
