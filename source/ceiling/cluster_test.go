@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"maps"
+	"math"
 	"strings"
 	"sync"
 	"testing"
@@ -111,6 +112,16 @@ func (c *corpus) transactions(t *testing.T, addrs []string, commit, abort map[in
 		kgo.ProducerBatchCompression(kgo.NoCompression()))...)
 	ctx, cancel := context.WithTimeout(t.Context(), failSafe)
 	defer cancel()
+	// A record outside a transaction fails before it is partitioned, so
+	// the partitions are loaded inside one that is then aborted; it wrote
+	// nothing, so nothing is sent for it.
+	if err := cl.BeginTransaction(); err != nil {
+		t.Fatal(err)
+	}
+	loadPartitions(t, cl)
+	if err := cl.EndTransaction(ctx, kgo.TryAbort); err != nil {
+		t.Fatal(err)
+	}
 	for _, txn := range []struct {
 		counts map[int32]int
 		end    kgo.TransactionEndTry
@@ -162,7 +173,8 @@ func (c *corpus) flush(t *testing.T, cl *kgo.Client, counts map[int32]int) {
 }
 
 // producer is a client that writes to topic's partitions as each record
-// says, only when flushed.
+// says, only when flushed. A client that is not transactional has the
+// topic's partitions loaded before it is returned.
 func producer(t *testing.T, addrs []string, topic string, opts ...kgo.Opt) *kgo.Client {
 	t.Helper()
 	cl, err := kgo.NewClient(append([]kgo.Opt{
@@ -175,7 +187,27 @@ func producer(t *testing.T, addrs []string, topic string, opts ...kgo.Opt) *kgo.
 		t.Fatal(err)
 	}
 	t.Cleanup(cl.Close)
+	if id, _ := cl.OptValue(kgo.TransactionalID).(string); id == "" {
+		loadPartitions(t, cl)
+	}
 	return cl
+}
+
+// loadPartitions returns once cl knows its produce topic's partitions.
+// Until then kgo holds records aside and moves them to their partitions
+// from another goroutine when the metadata arrives, so a flush that
+// starts before the move ends can send a partition's records in two
+// batches. It asks for a partition no topic has: that record fails,
+// unsent, as soon as the partitions are known.
+func loadPartitions(t *testing.T, cl *kgo.Client) {
+	t.Helper()
+	failed := make(chan error, 1)
+	cl.Produce(t.Context(), &kgo.Record{Partition: math.MaxInt32, Value: value}, func(_ *kgo.Record, err error) {
+		failed <- err
+	})
+	if err := await(t, failed, "the partitions of the produce topic"); err == nil || !strings.Contains(err.Error(), "invalid record partitioning choice") {
+		t.Fatalf("a record for partition %d: %v, want the partitioning refused", math.MaxInt32, err)
+	}
 }
 
 // check compares the counts of got with want and sanity-checks the rest.
