@@ -112,6 +112,7 @@ type measurement struct {
 	asserts  consume.Assertions
 	startup  time.Duration
 	window   time.Duration
+	verify   time.Duration // the rung's checks of the batches inside the window
 	cpu      time.Duration
 	goBytes  uint64
 	goAllocs uint64
@@ -129,6 +130,7 @@ func (m *measurement) metrics() []metric {
 		{float64(st.Bytes) / secs / 1e6, results.UnitMBPerSec},
 		{float64(m.window.Nanoseconds()) / recs, results.UnitNsPerRec},
 		{float64(m.cpu.Nanoseconds()) / recs, results.UnitCPUNsPerRec},
+		{float64(m.verify.Nanoseconds()) / recs, results.UnitVerifyNsPerRec},
 		{float64(m.goBytes) / recs, results.UnitBytesPerRec},
 		{float64(m.goAllocs) / recs, results.UnitAllocsPerRec},
 		{float64(m.peakRSS) / (1 << 20), results.UnitPeakRSSMB},
@@ -178,7 +180,12 @@ func measure(ctx context.Context, c *rungargs.Cell, mem *countingAllocator, t *t
 	}
 	defer fault.close()
 	v := t.verifier(c.Batch)
-	var last time.Time
+	// verify sums the time v.check took on every batch but the last: the
+	// last one's check runs after the window closes.
+	var (
+		last            time.Time
+		verify, pending time.Duration
+	)
 	for {
 		b, err := r.Next(ctx)
 		if errors.Is(err, io.EOF) {
@@ -188,7 +195,9 @@ func measure(ctx context.Context, c *rungargs.Cell, mem *countingAllocator, t *t
 			return nil, err
 		}
 		last = time.Now()
+		verify += pending
 		err = v.check(b)
+		pending = time.Since(last)
 		if b.Rec != nil { // a twin's batch has none
 			b.Rec.Release()
 		}
@@ -222,6 +231,7 @@ func measure(ctx context.Context, c *rungargs.Cell, mem *countingAllocator, t *t
 		stats: st, asserts: as,
 		startup:  st.First.Sub(t0),
 		window:   last.Sub(st.First),
+		verify:   verify,
 		cpu:      cpu1 - cpu0,
 		goBytes:  ms1.TotalAlloc - ms0.TotalAlloc,
 		goAllocs: ms1.Mallocs - ms0.Mallocs,

@@ -115,6 +115,11 @@ func TestRunPrintsBenchfmtPerPath(t *testing.T) {
 					t.Errorf("metric %s = %v (present %v)", u, v, ok)
 				}
 			}
+			// Every batch's check but the last lies inside the window, so
+			// the verify share is positive and below the whole.
+			if v := got["verify-ns/rec"]; !(v > 0 && v < got["ns/rec"]) {
+				t.Errorf("verify-ns/rec %v, want in (0, ns/rec %v)", v, got["ns/rec"])
+			}
 			if _, ok := got["rec/crossing"]; ok != (p == consume.PathFast) {
 				t.Errorf("rec/crossing present=%v for path %s", ok, p)
 			}
