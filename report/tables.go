@@ -14,7 +14,7 @@ import (
 // writeTables renders results.BuildTablesWith of the swept cells (values in
 // the spec's order) as Markdown:
 // the throughput (rec/s) tables and its shares of the references measured
-// in the same run (results.UnitPctCeiling, UnitPctTwin) in full, every
+// in the same run (results.UnitPctCeiling, UnitPctTwin, UnitPctTwinExVerify) in full, every
 // other unit folded in a <details> block. A cell without data is a gap with a footnote saying why.
 // An emulated run's tables carry plots.EmulatedLabel in every heading.
 func writeTables(b *strings.Builder, n *notes, runDir string, main []results.Row, order map[string][]string, emulated bool, link func(string) string) {
@@ -45,7 +45,7 @@ func writeTables(b *strings.Builder, n *notes, runDir string, main []results.Row
 	for _, u := range units {
 		// Throughput and its shares of the run's references (the serving
 		// ceiling, the consume-only twin) are the headline; the rest folds.
-		folded := u != plotsPrimaryUnit && u != results.UnitPctCeiling && u != results.UnitPctTwin
+		folded := u != plotsPrimaryUnit && u != results.UnitPctCeiling && u != results.UnitPctTwin && u != results.UnitPctTwinExVerify
 		if folded {
 			fmt.Fprintf(b, "<details><summary>%s (%d tables)</summary>\n\n", mdText(u), len(byUnit[u]))
 		}

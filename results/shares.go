@@ -18,6 +18,11 @@ import (
 //   - UnitPctTwin: rec/s over the median rec/s of the cell's consume-only
 //     twin (the same cell with decoder=none): how much of the client's
 //     speed survives decoding and verification.
+//   - UnitPctTwinExVerify: the same with the rung's own checks taken out
+//     of the path's time: records over (window - verification), from a
+//     repetition's ns/rec and verify-ns/rec, over the twin's median rec/s:
+//     how much survives building the Arrow batch alone. The twin's rate is
+//     taken as it is (its checks are positions only, near 0 ns/rec).
 //
 // A cell without its reference in the run gets no derived value, nor does
 // the ceiling itself; the other references (java, flink, ...) get their
@@ -25,6 +30,8 @@ import (
 const (
 	UnitPctCeiling = "pct-of-ceiling"
 	UnitPctTwin    = "pct-of-twin"
+
+	UnitPctTwinExVerify = "pct-of-twin-ex-verify"
 )
 
 // ceilingIgnores are the axes the ceiling has no use for: it counts what
@@ -70,6 +77,30 @@ func (ds *dataset) deriveShares() {
 			add(UnitPctTwin, o, twinMedian[shareKey(o.parts, cell.Decoder)])
 		}
 	}
+	for _, o := range ds.exVerify {
+		if o.parts[cell.Decoder] != cell.DecoderNone {
+			add(UnitPctTwinExVerify, o, twinMedian[shareKey(o.parts, cell.Decoder)])
+		}
+	}
+}
+
+// exVerifyRate is a repetition's records per second with the rung's checks
+// taken out of its window, from its ns/rec and verify-ns/rec; false when
+// it lacks either (a reference, a checkpoint cell) or they make no rate.
+func exVerifyRate(ms []Metric) (float64, bool) {
+	ns, verify := -1.0, -1.0
+	for _, m := range ms {
+		switch m.Unit {
+		case UnitNsPerRec:
+			ns = m.Value
+		case UnitVerifyNsPerRec:
+			verify = m.Value
+		}
+	}
+	if ns <= 0 || verify < 0 || verify >= ns {
+		return 0, false
+	}
+	return 1e9 / (ns - verify), true
 }
 
 // medians summarises each key's pooled reference values once.

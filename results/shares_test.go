@@ -69,3 +69,51 @@ func TestShares(t *testing.T) {
 		}
 	}
 }
+
+// TestShareExVerify: a repetition's ns/rec less its verify-ns/rec is its
+// rate without the rung's checks, set against the twin's median rec/s; a
+// cell without verify-ns/rec, or whose checks would be its whole window,
+// gets none, and neither does the twin.
+func TestShareExVerify(t *testing.T) {
+	const (
+		fast  = "path=fast/format=raw/batch=8192/brokers=3/alloc=go/crc=off"
+		twin  = fast + "/decoder=none"
+		franz = "path=franz/format=raw/batch=8192/brokers=3/alloc=go/crc=off"
+		small = "path=fast/format=raw/batch=1024/brokers=3/alloc=go/crc=off" // a second cell: a table needs a swept axis
+	)
+	rep := func(cell string, rep int, ns, verify float64) results.Row {
+		ms := []results.Metric{resultstest.Metric(results.UnitRecPerSec, 1e9/ns), resultstest.Metric(results.UnitNsPerRec, ns)}
+		if verify >= 0 {
+			ms = append(ms, resultstest.Metric(results.UnitVerifyNsPerRec, verify))
+		}
+		return resultstest.OK(cell, rep, ms...)
+	}
+	rows := []results.Row{
+		rep(twin, 0, 250, 0.01), rep(twin, 1, 250, 0.01), rep(twin, 2, 250, 0.01),
+		// 500 ns/rec of which 250 verifying: 250 ns/rec without, the twin's.
+		rep(fast, 0, 500, 250), rep(fast, 1, 400, 150), rep(fast, 2, 300, 50),
+		rep(franz, 0, 500, -1), rep(franz, 1, 500, 500), // no verify figure; all verify
+		rep(franz+"/decoder=none", 0, 250, 0),
+		rep(small, 0, 600, 100), rep(small+"/decoder=none", 0, 250, 0),
+	}
+	tables, err := results.BuildTables(rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]float64{}
+	for _, tb := range tables {
+		if tb.Unit != results.UnitPctTwinExVerify {
+			continue
+		}
+		for _, r := range tb.Rows {
+			for _, c := range r.Cells {
+				if c != nil {
+					got[c.Cell] = c.Center
+				}
+			}
+		}
+	}
+	if len(got) != 2 || math.Abs(got[fast]-100) > 1e-9 || math.Abs(got[small]-50) > 1e-9 {
+		t.Errorf("%s by cell: %v, want %s at 100 and %s at 50 only", results.UnitPctTwinExVerify, got, fast, small)
+	}
+}

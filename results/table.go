@@ -104,6 +104,9 @@ type dataset struct {
 	axes   []string // axis order of first appearance
 	units  []string // unit order of first appearance
 	byUnit map[string][]observation
+	// exVerify: each repetition's rec/s without the rung's checks
+	// (exVerifyRate), for UnitPctTwinExVerify; not a table of its own.
+	exVerify []observation
 }
 
 func newDataset(rows []Row) (*dataset, error) {
@@ -130,7 +133,8 @@ func newDataset(rows []Row) (*dataset, error) {
 			}
 			parsed[r.Cell] = parts
 		}
-		for _, m := range r.Counted() {
+		counted := r.Counted()
+		for _, m := range counted {
 			if math.IsNaN(m.Value) || math.IsInf(m.Value, 0) {
 				return nil, fmt.Errorf("results: cell %s rep %d: metric %s is %v", r.Cell, r.Rep, m.Unit, m.Value)
 			}
@@ -138,6 +142,9 @@ func newDataset(rows []Row) (*dataset, error) {
 				ds.units = append(ds.units, m.Unit)
 			}
 			ds.byUnit[m.Unit] = append(ds.byUnit[m.Unit], observation{r.Cell, parts, m.Value})
+		}
+		if rate, ok := exVerifyRate(counted); ok {
+			ds.exVerify = append(ds.exVerify, observation{r.Cell, parts, rate})
 		}
 	}
 	return ds, nil

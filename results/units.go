@@ -81,8 +81,9 @@ var unitDirections = map[string]Direction{
 	UnitLostRec:      LowerIsBetter,
 	UnitDupRec:       LowerIsBetter,
 
-	UnitPctCeiling: HigherIsBetter,
-	UnitPctTwin:    HigherIsBetter,
+	UnitPctCeiling:      HigherIsBetter,
+	UnitPctTwin:         HigherIsBetter,
+	UnitPctTwinExVerify: HigherIsBetter,
 
 	UnitWireMBPerSec: HigherIsBetter,
 	UnitFetches:      Neutral,
