@@ -37,22 +37,9 @@ func TestShares(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := map[string]map[string]float64{} // unit -> cell -> median
-	for _, tb := range tables {
-		if tb.Unit != results.UnitPctCeiling && tb.Unit != results.UnitPctTwin {
-			continue
-		}
-		for _, r := range tb.Rows {
-			for _, c := range r.Cells {
-				if c == nil {
-					continue
-				}
-				if got[tb.Unit] == nil {
-					got[tb.Unit] = map[string]float64{}
-				}
-				got[tb.Unit][c.Cell] = c.Center
-			}
-		}
+	got := map[string]map[string]float64{ // unit -> cell -> median
+		results.UnitPctCeiling: centers(tables, results.UnitPctCeiling),
+		results.UnitPctTwin:    centers(tables, results.UnitPctTwin),
 	}
 	want := map[string]map[string]float64{
 		results.UnitPctCeiling: {fast: 50, fastTwin: 100, franz: 25, franz + "/decoder=none": 50, flink: 10},
@@ -100,9 +87,17 @@ func TestShareExVerify(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	got := centers(tables, results.UnitPctTwinExVerify)
+	if len(got) != 2 || math.Abs(got[fast]-100) > 1e-9 || math.Abs(got[small]-50) > 1e-9 {
+		t.Errorf("%s by cell: %v, want %s at 100 and %s at 50 only", results.UnitPctTwinExVerify, got, fast, small)
+	}
+}
+
+// centers is the median of every cell in unit's tables, by cell.
+func centers(tables []results.Table, unit string) map[string]float64 {
 	got := map[string]float64{}
 	for _, tb := range tables {
-		if tb.Unit != results.UnitPctTwinExVerify {
+		if tb.Unit != unit {
 			continue
 		}
 		for _, r := range tb.Rows {
@@ -113,7 +108,5 @@ func TestShareExVerify(t *testing.T) {
 			}
 		}
 	}
-	if len(got) != 2 || math.Abs(got[fast]-100) > 1e-9 || math.Abs(got[small]-50) > 1e-9 {
-		t.Errorf("%s by cell: %v, want %s at 100 and %s at 50 only", results.UnitPctTwinExVerify, got, fast, small)
-	}
+	return got
 }
