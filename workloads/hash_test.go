@@ -149,3 +149,37 @@ func TestBatchChecksumNulls(t *testing.T) {
 		t.Error("rows with nulls hash like other rows")
 	}
 }
+
+// TestFoldVarlenPairs: the paired walk over a varlen column (two rows at a
+// time, from its two halves) gives every row the hash hashBytes gives it,
+// for odd and even row counts, values on either side of the 32-byte split
+// between the short and the long hash, and a column that starts at a
+// non-zero offset.
+func TestFoldVarlenPairs(t *testing.T) {
+	lens := []int{0, 1, 7, 8, 9, 16, 17, 31, 32, 33, 34, 47, 48, 49, 64, 65, 130, 200}
+	var data []byte
+	for i := range 4096 {
+		data = append(data, byte(i*131+i>>3))
+	}
+	for _, n := range []int{0, 1, 2, 3, 4, 5, 8, 9, 17, 1001} {
+		for _, pre := range []int{0, 5} {
+			offs := make([]int32, n+1)
+			offs[0] = int32(pre)
+			for i := range n {
+				offs[i+1] = offs[i] + int32(lens[(i*7+n)%len(lens)])
+			}
+			values := data[pre:]
+			if int(offs[n]) > len(data) {
+				values = append(append([]byte(nil), data...), make([]byte, int(offs[n])-len(data))...)[pre:]
+			}
+			got := make([]uint64, n)
+			foldVarlen(got, offs, values)
+			for i := range n {
+				want := fold(0, hashBytes(values[offs[i]-offs[0]:offs[i+1]-offs[0]]))
+				if got[i] != want {
+					t.Fatalf("%d rows (offset %d): row %d (%d bytes) hashed %x, want %x", n, pre, i, offs[i+1]-offs[i], got[i], want)
+				}
+			}
+		}
+	}
+}
