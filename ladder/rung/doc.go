@@ -24,7 +24,11 @@
 // corpus generator computes for the records the batch says it holds. Any
 // violation is an error and no figure is printed.
 //
-// The measured window runs from the first record to the last batch;
-// start-up (connect, metadata, watermarks, assign, first fetch) is reported
-// separately as startup-ms.
+// The measured window runs from the first record to the last batch and
+// the end of its checks; start-up (connect, metadata, watermarks, assign,
+// first fetch) is reported separately as startup-ms. A plain cell checks
+// each batch's positions as it arrives and its checksum behind the reader,
+// on a goroutine of its own (checker), so a path's reader waits on the
+// lab's checks only when they fall too far behind; verify-ns/rec reports
+// those waits.
 package rung

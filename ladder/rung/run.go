@@ -180,11 +180,15 @@ func measure(ctx context.Context, c *rungargs.Cell, mem *countingAllocator, t *t
 	}
 	defer fault.close()
 	v := t.verifier(c.Batch)
-	// verify sums the time v.check took on every batch but the last: the
-	// last one's check runs after the window closes.
+	ck := newChecker(v, behind(c.Batch))
+	defer ck.wait() // on a failure: end the checksum goroutine, release its batches
+	// The window runs from the first record to the last batch's arrival
+	// and every batch's checksum (checker). verify sums the time the
+	// checks held the reader in it: each batch's position checks with any
+	// wait for the checksum to catch up, and the wait for the last ones.
 	var (
-		last            time.Time
-		verify, pending time.Duration
+		last   time.Time
+		verify time.Duration
 	)
 	for {
 		b, err := r.Next(ctx)
@@ -194,19 +198,24 @@ func measure(ctx context.Context, c *rungargs.Cell, mem *countingAllocator, t *t
 		if err != nil {
 			return nil, err
 		}
+		t := time.Now()
+		err = ck.check(b)
 		last = time.Now()
-		verify += pending
-		err = v.check(b)
-		pending = time.Since(last)
-		if b.Rec != nil { // a twin's batch has none
-			b.Rec.Release()
-		}
+		verify += last.Sub(t)
 		if err != nil {
 			return nil, err
 		}
 		if err := fault.after(ctx, v.rows); err != nil {
 			return nil, err
 		}
+	}
+	if !last.IsZero() {
+		t := time.Now()
+		if err := ck.wait(); err != nil {
+			return nil, err
+		}
+		last = time.Now()
+		verify += last.Sub(t)
 	}
 	cpu1 := cpuTime()
 	runtime.ReadMemStats(&ms1)

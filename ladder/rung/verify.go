@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/apache/arrow-go/v18/arrow"
+
 	"github.com/fastpathlab/fplab/clusters"
 	"github.com/fastpathlab/fplab/ladder/rungargs"
 	"github.com/fastpathlab/fplab/results/cell"
@@ -83,35 +85,44 @@ func (v *verifier) index(p int32, off int64) (int, error) {
 	return id, nil
 }
 
+// check verifies a batch in full: its positions, then its checksum.
 func (v *verifier) check(b *consume.Batch) error {
 	if b.Rec == nil {
 		return v.checkTwin(b)
 	}
+	want, err := v.positions(b)
+	if err != nil {
+		return err
+	}
+	return v.sum(b.Rec, want, v.batches-1, b.Partitions, b.Offsets)
+}
+
+// positions checks a batch's row count and positions, counts it in, and
+// returns the checksum its decoded columns must have (v.sum). It reads the
+// batch's position slices, which the reader reuses at its next Next.
+func (v *verifier) positions(b *consume.Batch) (uint64, error) {
 	n := int(b.Rec.NumRows())
 	if n != len(b.Partitions) || n != len(b.Offsets) {
-		return fmt.Errorf("rung: batch %d has %d rows but %d positions", v.batches, n, len(b.Partitions))
+		return 0, fmt.Errorf("rung: batch %d has %d rows but %d positions", v.batches, n, len(b.Partitions))
 	}
 	if v.short {
-		return fmt.Errorf("rung: batch %d follows a short batch (only the last may be short)", v.batches)
+		return 0, fmt.Errorf("rung: batch %d follows a short batch (only the last may be short)", v.batches)
 	}
 	if n > v.batch || n == 0 {
-		return fmt.Errorf("rung: batch %d has %d rows (batch size %d)", v.batches, n, v.batch)
+		return 0, fmt.Errorf("rung: batch %d has %d rows (batch size %d)", v.batches, n, v.batch)
 	}
 	v.short = n < v.batch
 	var want uint64
 	for i, p := range b.Partitions {
 		id, err := v.index(p, b.Offsets[i])
 		if err != nil {
-			return fmt.Errorf("rung: batch %d row %d: %w", v.batches, i, err)
+			return 0, fmt.Errorf("rung: batch %d row %d: %w", v.batches, i, err)
 		}
 		if b.Offsets[i] <= v.last[p] {
-			return fmt.Errorf("rung: batch %d row %d: partition %d offset %d after offset %d (out of order or repeated)", v.batches, i, p, b.Offsets[i], v.last[p])
+			return 0, fmt.Errorf("rung: batch %d row %d: partition %d offset %d after offset %d (out of order or repeated)", v.batches, i, p, b.Offsets[i], v.last[p])
 		}
 		v.last[p] = b.Offsets[i]
 		want += v.expected[id]
-	}
-	if got := workloads.BatchChecksum(b.Rec); got != want {
-		return v.mismatch(b, got, want)
 	}
 	if v.layout.Shape().Nulls > 0 {
 		v.nulls += int64(nullRows(b))
@@ -119,6 +130,18 @@ func (v *verifier) check(b *consume.Batch) error {
 	v.split = append(v.split[:0], b.Split...)
 	v.rows += int64(n)
 	v.batches++
+	return want, nil
+}
+
+// sum checks the checksum of batch k's decoded columns against want, the
+// corpus's (positions), naming the rows that differ by their positions
+// parts and offs. It reads only what positions left behind unchanged
+// (the corpus's hashes and layout), so it may run on another goroutine
+// than positions (checker).
+func (v *verifier) sum(rec arrow.RecordBatch, want uint64, k int64, parts []int32, offs []int64) error {
+	if got := workloads.BatchChecksum(rec); got != want {
+		return v.mismatch(rec, k, parts, offs, got, want)
+	}
 	return nil
 }
 
@@ -195,11 +218,11 @@ func (v *verifier) checkEnd(st consume.Stats, start, stop []int64) error {
 // the rows whose decoded values differ from the records the corpus wrote at
 // their positions: one such row is a corrupt record, named by position;
 // many (a wrong seed, schema or codec) are counted.
-func (v *verifier) mismatch(b *consume.Batch, got, want uint64) error {
+func (v *verifier) mismatch(rec arrow.RecordBatch, k int64, parts []int32, offs []int64, got, want uint64) error {
 	bad, first := 0, -1
-	for i, p := range b.Partitions {
-		id, _ := v.index(p, b.Offsets[i])
-		if workloads.RowHash(b.Rec, i) != v.expected[id] {
+	for i, p := range parts {
+		id, _ := v.index(p, offs[i])
+		if workloads.RowHash(rec, i) != v.expected[id] {
 			if bad++; first < 0 {
 				first = i
 			}
@@ -208,12 +231,12 @@ func (v *verifier) mismatch(b *consume.Batch, got, want uint64) error {
 	switch {
 	case bad == 1:
 		return fmt.Errorf("rung: batch %d row %d: the record at partition %d offset %d decodes to values the corpus did not write (corrupt record)",
-			v.batches, first, b.Partitions[first], b.Offsets[first])
+			k, first, parts[first], offs[first])
 	case bad > 1:
 		return fmt.Errorf("rung: batch %d: checksum of decoded columns %016x, corpus says %016x: %d of %d rows differ from the corpus, the first at partition %d offset %d",
-			v.batches, got, want, bad, len(b.Partitions), b.Partitions[first], b.Offsets[first])
+			k, got, want, bad, len(parts), parts[first], offs[first])
 	}
-	return fmt.Errorf("rung: batch %d: checksum of decoded columns %016x, corpus says %016x", v.batches, got, want)
+	return fmt.Errorf("rung: batch %d: checksum of decoded columns %016x, corpus says %016x", k, got, want)
 }
 
 // checkParsed fails the cell when a record of the corpus did not decode,

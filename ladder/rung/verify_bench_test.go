@@ -9,58 +9,83 @@ import (
 	"github.com/fastpathlab/fplab/workloads"
 )
 
+// laidOut is a corpus, its clean layout over 6 partitions and its batches
+// of batch rows as the fast path's crossings deliver them: runs of run
+// records per partition, offsets rising within each partition across
+// batches.
+type laidOut struct {
+	codec    workloads.Codec
+	corpus   *workloads.Corpus
+	layout   *workloads.Layout
+	expected []uint64
+	batches  []*consume.Batch
+}
+
+func layOut(tb testing.TB, f workloads.Format, mem memory.Allocator, n, batch, run int) *laidOut {
+	tb.Helper()
+	const parts = 6
+	s, _ := workloads.SchemaByName("bid")
+	codec, err := workloads.NewCodec(f, s)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	count := n * batch
+	if count%(run*parts) != 0 {
+		tb.Fatalf("layOut: %d batches of %d rows are not whole rounds of %d-record runs over %d partitions", n, batch, run, parts)
+	}
+	lo := &laidOut{codec: codec, corpus: workloads.NewCorpus(s, codec, 1, count)}
+	if lo.layout, err = workloads.NewLayout(1, count, parts, workloads.Shape{}); err != nil {
+		tb.Fatal(err)
+	}
+	if lo.expected, err = expectedHashes(lo.corpus, ""); err != nil {
+		tb.Fatal(err)
+	}
+	next := make([]int64, parts)
+	var msg []byte
+	for k := range n {
+		col := codec.NewColumnar(mem)
+		cb := &consume.Batch{}
+		for r := range batch {
+			p := (k*batch + r) / run % parts
+			id, _ := lo.layout.Index(int32(p), int(next[p]))
+			msg = lo.corpus.Message(msg[:0], id)
+			if err := col.Append(msg); err != nil {
+				tb.Fatal(err)
+			}
+			cb.Partitions = append(cb.Partitions, int32(p))
+			cb.Offsets = append(cb.Offsets, next[p])
+			next[p]++
+		}
+		cb.Rec = col.NewRecordBatch()
+		col.Release()
+		lo.batches = append(lo.batches, cb)
+	}
+	tb.Cleanup(func() {
+		for _, b := range lo.batches {
+			if b.Rec != nil {
+				b.Rec.Release()
+			}
+		}
+	})
+	return lo
+}
+
+func (lo *laidOut) verifier(batch int) *verifier {
+	return newVerifier(batch, lo.layout, lo.corpus.NullHash, lo.expected)
+}
+
 // BenchmarkCheck is the rung's verification per row (verify-ns/rec's CPU
 // side, off the machine's contention): v.check of raw and json batches of
-// 8192 rows laid out as the fast path's crossings deliver them, runs of
-// 1024 records per partition over 6 partitions. "hot" checks one batch
-// again and again; "cold" cycles through enough batches (~60 MB of raw
-// payloads) to leave the caches between two visits, as the rung meets a
-// batch whose payloads the drain wrote megabytes earlier.
+// 8192 rows in 1024-record partition runs. "hot" checks one batch again
+// and again; "cold" cycles through enough batches (~60 MB of raw payloads)
+// to leave the caches between two visits, as the rung meets a batch whose
+// payloads the drain wrote megabytes earlier.
 func BenchmarkCheck(b *testing.B) {
-	const (
-		parts, batch, run = 6, 8192, 1024
-		batches           = 48
-	)
+	const batch, n = 8192, 48
 	for _, f := range []workloads.Format{workloads.FormatRaw, workloads.FormatJSON} {
-		s, _ := workloads.SchemaByName("bid")
-		codec, err := workloads.NewCodec(f, s)
-		if err != nil {
-			b.Fatal(err)
-		}
-		count := batches * batch
-		corpus := workloads.NewCorpus(s, codec, 1, count)
-		layout, err := workloads.NewLayout(1, count, parts, workloads.Shape{})
-		if err != nil {
-			b.Fatal(err)
-		}
-		expected, err := expectedHashes(corpus, "")
-		if err != nil {
-			b.Fatal(err)
-		}
-		// batch k holds, for each partition in turn, runs of its next
-		// records: the offsets rise within a partition across batches.
-		next := make([]int64, parts)
-		bs := make([]*consume.Batch, batches)
-		var msg []byte
-		for k := range bs {
-			col := codec.NewColumnar(memory.NewGoAllocator())
-			cb := &consume.Batch{}
-			for r := range batch {
-				p := (k*batch + r) / run % parts
-				id, _ := layout.Index(int32(p), int(next[p]))
-				msg = corpus.Message(msg[:0], id)
-				if err := col.Append(msg); err != nil {
-					b.Fatal(err)
-				}
-				cb.Partitions = append(cb.Partitions, int32(p))
-				cb.Offsets = append(cb.Offsets, next[p])
-				next[p]++
-			}
-			cb.Rec = col.NewRecordBatch()
-			bs[k] = cb
-		}
+		lo := layOut(b, f, memory.NewGoAllocator(), n, batch, 1024)
 		verify := func(b *testing.B, pick func(i int) int) {
-			v := newVerifier(batch, layout, corpus.NullHash, expected)
+			v := lo.verifier(batch)
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				k := pick(i)
@@ -70,7 +95,7 @@ func BenchmarkCheck(b *testing.B) {
 					}
 					v.short = false
 				}
-				if err := v.check(bs[k]); err != nil {
+				if err := v.check(lo.batches[k]); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -80,10 +105,7 @@ func BenchmarkCheck(b *testing.B) {
 			verify(b, func(int) int { return 0 })
 		})
 		b.Run("format="+string(f)+"/cache=cold", func(b *testing.B) {
-			verify(b, func(i int) int { return i % batches })
+			verify(b, func(i int) int { return i % n })
 		})
-		for _, cb := range bs {
-			cb.Rec.Release()
-		}
 	}
 }
