@@ -25,11 +25,19 @@ func handOver(t *testing.T, c *checker, b *consume.Batch) error {
 	return err
 }
 
+// checkedMem is an allocator that fails the test if anything allocated
+// from it is still held once the test's other cleanups (layOut's release of
+// its batches) have run.
+func checkedMem(t *testing.T) *memory.CheckedAllocator {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	t.Cleanup(func() { mem.AssertSize(t, 0) })
+	return mem
+}
+
 // TestCheckerPasses: a clean read passes, every record handed over is
 // released, and the verifier counted every row.
 func TestCheckerPasses(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer mem.AssertSize(t, 0)
+	mem := checkedMem(t)
 	lo := layOut(t, workloads.FormatRaw, mem, 6, 256, 64)
 	v := lo.verifier(256)
 	c := newChecker(v, 2)
@@ -44,10 +52,6 @@ func TestCheckerPasses(t *testing.T) {
 	if v.rows != 6*256 || v.batches != 6 {
 		t.Errorf("verified %d rows in %d batches, want %d in 6", v.rows, v.batches, 6*256)
 	}
-	for _, b := range lo.batches {
-		b.Rec.Release()
-		b.Rec = nil
-	}
 }
 
 // TestCheckerNamesCorruptRow: a batch whose decoded values differ from the
@@ -55,8 +59,7 @@ func TestCheckerPasses(t *testing.T) {
 // read from, although the reader overwrote its positions long before the
 // checksum ran; the batches after it are released unsummed.
 func TestCheckerNamesCorruptRow(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer mem.AssertSize(t, 0)
+	mem := checkedMem(t)
 	lo := layOut(t, workloads.FormatRaw, mem, 6, 256, 64)
 	// batch 2 row 7 takes the values of another record of the corpus
 	bad := lo.batches[2]
@@ -91,17 +94,12 @@ func TestCheckerNamesCorruptRow(t *testing.T) {
 	if pos := fmt.Sprintf("partition %d offset %d ", bad.Partitions[7], bad.Offsets[7]); !strings.Contains(err.Error(), pos) {
 		t.Errorf("err = %v, want the row's position %q", err, pos)
 	}
-	for _, b := range lo.batches {
-		b.Rec.Release()
-		b.Rec = nil
-	}
 }
 
 // TestCheckerPositionsInLine: a position failure is the reader's own: check
 // returns it at once, and releases the record.
 func TestCheckerPositionsInLine(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer mem.AssertSize(t, 0)
+	mem := checkedMem(t)
 	lo := layOut(t, workloads.FormatRaw, mem, 3, 256, 64)
 	c := newChecker(lo.verifier(256), 2)
 	if err := handOver(t, c, lo.batches[1]); err != nil {
@@ -114,18 +112,13 @@ func TestCheckerPositionsInLine(t *testing.T) {
 	if err := c.wait(); err != nil {
 		t.Errorf("wait = %v after a positions failure, want nil (no checksum failed)", err)
 	}
-	for _, b := range lo.batches {
-		b.Rec.Release()
-		b.Rec = nil
-	}
 }
 
 // TestCheckerBounded: while the goroutine sums batch 0, batch 1 waits and
 // the check of batch 2 does not return before batch 0's sum is done, so at
 // most two batches are ever held beyond the reader's.
 func TestCheckerBounded(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer mem.AssertSize(t, 0)
+	mem := checkedMem(t)
 	lo := layOut(t, workloads.FormatRaw, mem, 3, 64, 32)
 	v := lo.verifier(64)
 	entered, gate := make(chan int64, 3), make(chan struct{})
@@ -166,10 +159,6 @@ func TestCheckerBounded(t *testing.T) {
 	}
 	if len(summed) != 3 || summed[0] != 0 || summed[1] != 1 || summed[2] != 2 {
 		t.Errorf("summed batches %v, want [0 1 2] in order", summed)
-	}
-	for _, b := range lo.batches {
-		b.Rec.Release()
-		b.Rec = nil
 	}
 }
 
