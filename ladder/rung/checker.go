@@ -100,8 +100,8 @@ func (c *checker) run() {
 }
 
 // check checks b's positions and hands its record to the checksum
-// goroutine, which releases it. It waits while the goroutine still sums
-// the batch before the previous one, and returns an earlier batch's
+// goroutine, which releases it. It waits while every job is out (the
+// checksum as far behind as it may fall), and returns an earlier batch's
 // checksum failure as soon as one is known.
 func (c *checker) check(b *consume.Batch) error {
 	if b.Rec == nil { // a twin: positions only
