@@ -64,13 +64,12 @@ func hashBytes(b []byte) uint64 {
 	h := hp5 ^ uint64(n)*hp1
 	switch {
 	case n > 32:
-		last0 := binary.LittleEndian.Uint64(b[n-16:])
-		last1 := binary.LittleEndian.Uint64(b[n-8:])
+		last := b[n-16:]
 		for len(b) > 16 {
-			h = mum(binary.LittleEndian.Uint64(b)^hp2, binary.LittleEndian.Uint64(b[8:])^h)
+			h = step16(h, b)
 			b = b[16:]
 		}
-		h = mum(last0^hp3, last1^h)
+		h = last16(h, last)
 	case n > 8:
 		last := binary.LittleEndian.Uint64(b[n-8:])
 		for len(b) > 8 {
@@ -86,27 +85,33 @@ func hashBytes(b []byte) uint64 {
 	return h ^ h>>29
 }
 
+// step16 folds the 16 bytes at the start of b into a long value's hash
+// state; last16 folds its last 16 bytes (b, loaded before the steps, as
+// they may overlap the last step's) and ends it.
+func step16(h uint64, b []byte) uint64 {
+	return mum(binary.LittleEndian.Uint64(b)^hp2, binary.LittleEndian.Uint64(b[8:16])^h)
+}
+
+func last16(h uint64, b []byte) uint64 {
+	return mum(binary.LittleEndian.Uint64(b)^hp3, binary.LittleEndian.Uint64(b[8:16])^h)
+}
+
 // hashLong2 is hashBytes of two values longer than 32 bytes at once: the
 // two multiply chains are independent, so the core runs them side by side.
 func hashLong2(a, b []byte) (uint64, uint64) {
-	na, nb := len(a), len(b)
-	ha, hb := hp5^uint64(na)*hp1, hp5^uint64(nb)*hp1
-	a0, a1 := binary.LittleEndian.Uint64(a[na-16:]), binary.LittleEndian.Uint64(a[na-8:])
-	b0, b1 := binary.LittleEndian.Uint64(b[nb-16:]), binary.LittleEndian.Uint64(b[nb-8:])
+	ha, hb := hp5^uint64(len(a))*hp1, hp5^uint64(len(b))*hp1
+	la, lb := a[len(a)-16:], b[len(b)-16:]
 	for len(a) > 16 && len(b) > 16 {
-		ha = mum(binary.LittleEndian.Uint64(a)^hp2, binary.LittleEndian.Uint64(a[8:])^ha)
-		hb = mum(binary.LittleEndian.Uint64(b)^hp2, binary.LittleEndian.Uint64(b[8:])^hb)
+		ha, hb = step16(ha, a), step16(hb, b)
 		a, b = a[16:], b[16:]
 	}
-	for len(a) > 16 {
-		ha = mum(binary.LittleEndian.Uint64(a)^hp2, binary.LittleEndian.Uint64(a[8:])^ha)
-		a = a[16:]
+	for ; len(a) > 16; a = a[16:] {
+		ha = step16(ha, a)
 	}
-	for len(b) > 16 {
-		hb = mum(binary.LittleEndian.Uint64(b)^hp2, binary.LittleEndian.Uint64(b[8:])^hb)
-		b = b[16:]
+	for ; len(b) > 16; b = b[16:] {
+		hb = step16(hb, b)
 	}
-	ha, hb = mum(a0^hp3, a1^ha), mum(b0^hp3, b1^hb)
+	ha, hb = last16(ha, la), last16(hb, lb)
 	return ha ^ ha>>29, hb ^ hb>>29
 }
 
