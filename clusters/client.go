@@ -10,6 +10,8 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/fastpathlab/fplab/cell"
 )
 
 const (
@@ -80,7 +82,7 @@ func (c Cluster) seeds() []string {
 	if len(c.Bootstrap) > 0 {
 		return c.Bootstrap
 	}
-	s, _ := ParseBootstrap(c.Props["bootstrap.servers"])
+	s, _ := cell.ParseBootstrap(c.Props["bootstrap.servers"])
 	return s
 }
 

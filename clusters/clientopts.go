@@ -7,6 +7,8 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/sasl/plain"
 	"github.com/twmb/franz-go/pkg/sasl/scram"
+
+	"github.com/fastpathlab/fplab/cell"
 )
 
 // clientOpts maps the Cluster's librdkafka-style properties onto franz-go
@@ -19,7 +21,7 @@ func (c Cluster) clientOpts() ([]kgo.Opt, error) {
 	if len(seeds) == 0 {
 		if list, ok := c.Props["bootstrap.servers"]; ok {
 			var err error
-			if seeds, err = ParseBootstrap(list); err != nil {
+			if seeds, err = cell.ParseBootstrap(list); err != nil {
 				return nil, err
 			}
 		}

@@ -1,9 +1,10 @@
 package clusters
 
 import (
-	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/fastpathlab/fplab/cell"
 )
 
 // Cluster is a Kafka cluster to consume from: a bootstrap list and
@@ -16,39 +17,13 @@ type Cluster struct {
 	Props     map[string]string
 }
 
-// ParseProps turns repeated `--cluster-prop k=v` values into a map. Keys
-// are trimmed and must be non-empty and unique; values are kept as given
-// (they may contain '='). Errors never quote a secret value.
-func ParseProps(kvs []string) (map[string]string, error) {
-	props := make(map[string]string, len(kvs))
-	for i, kv := range kvs {
-		k, v, ok := strings.Cut(kv, "=")
-		k = strings.TrimSpace(k)
-		switch {
-		case !ok:
-			shown := fmt.Sprintf("%q", kv)
-			if IsSecretKey(kv) {
-				shown = "(" + RedactedValue + ")"
-			}
-			return nil, fmt.Errorf("clusters: cluster prop #%d %s is not key=value", i+1, shown)
-		case k == "":
-			return nil, fmt.Errorf("clusters: cluster prop #%d has an empty key", i+1)
-		}
-		if _, dup := props[k]; dup {
-			return nil, fmt.Errorf("clusters: cluster prop %q given twice", k)
-		}
-		props[k] = v
-	}
-	return props, nil
-}
-
 // Redacted returns a copy of Props with the values of secret keys replaced
 // by "REDACTED".
 func (c Cluster) Redacted() map[string]string {
 	out := make(map[string]string, len(c.Props))
 	for k, v := range c.Props {
-		if IsSecretKey(k) {
-			v = RedactedValue
+		if cell.IsSecretKey(k) {
+			v = cell.Redacted
 		}
 		out[k] = v
 	}

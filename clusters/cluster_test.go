@@ -3,52 +3,13 @@ package clusters_test
 import (
 	"context"
 	"fmt"
-	"reflect"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/fastpathlab/fplab/cell"
 	"github.com/fastpathlab/fplab/clusters"
 )
-
-func TestParseProps(t *testing.T) {
-	got, err := clusters.ParseProps([]string{
-		"security.protocol=SASL_SSL",
-		" sasl.mechanism =SCRAM-SHA-512",
-		"sasl.jaas.config=a=b;c=d",
-		"empty.value=",
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := map[string]string{
-		"security.protocol": "SASL_SSL",
-		"sasl.mechanism":    "SCRAM-SHA-512",
-		"sasl.jaas.config":  "a=b;c=d",
-		"empty.value":       "",
-	}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("ParseProps = %v, want %v", got, want)
-	}
-}
-
-func TestParsePropsErrors(t *testing.T) {
-	cases := []struct {
-		kvs  []string
-		want string
-	}{
-		{[]string{"a=1", "novalue"}, `clusters: cluster prop #2 "novalue" is not key=value`},
-		{[]string{"=x"}, "clusters: cluster prop #1 has an empty key"},
-		{[]string{"a=1", "a=2"}, `clusters: cluster prop "a" given twice`},
-		{[]string{"sasl.password:hunter2"}, "clusters: cluster prop #1 (REDACTED) is not key=value"},
-	}
-	for _, c := range cases {
-		_, err := clusters.ParseProps(c.kvs)
-		if err == nil || err.Error() != c.want {
-			t.Errorf("ParseProps(%q) = %v, want %q", c.kvs, err, c.want)
-		}
-	}
-}
 
 // secretProps has one secret per kind of secret key, each value unique so
 // a leak can be spotted anywhere.
@@ -61,7 +22,7 @@ var secretProps = map[string]string{
 	"sasl.jaas.config":                "pw-Foxtrot",
 	"SASL.PASSWORD.upper":             "pw-Golf",
 	"ssl.keystore.password":           "pw-Hotel",
-	// librdkafka lists these _RK_SENSITIVE too (see package secret).
+	// librdkafka lists these _RK_SENSITIVE too (see cell.IsSecretKey).
 	"sasl.username":    "pw-India",
 	"ssl.key.location": "pw-Juliett",
 }
@@ -96,8 +57,8 @@ func TestRedacted(t *testing.T) {
 	c := secretCluster()
 	red := c.Redacted()
 	for k := range secretProps {
-		if red[k] != clusters.RedactedValue {
-			t.Errorf("Redacted()[%q] = %q, want %q", k, red[k], clusters.RedactedValue)
+		if red[k] != cell.Redacted {
+			t.Errorf("Redacted()[%q] = %q, want %q", k, red[k], cell.Redacted)
 		}
 	}
 	for k, v := range publicProps {

@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fastpathlab/fplab/cell"
 	"github.com/fastpathlab/fplab/clusters"
 	"github.com/fastpathlab/fplab/clusters/clusterstest"
-	"github.com/fastpathlab/fplab/results/cell"
 )
 
 // TestStoredCompressionReadsBackTheProducersCodec: a corpus loaded with each

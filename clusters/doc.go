@@ -38,7 +38,8 @@
 //     failed on its own". Embedded.Exited reports the broker process's
 //     death, Embedded.Kill causes one for fault tests.
 //
-// Of the project it imports only results/cell (codec names) and workloads
+// Of the project it imports only cell (codec names, the secret-key rule,
+// props and bootstrap parsing) and workloads
 // (Layout); the corpus itself enters as a message func. Tests and other
 // packages' tests get an embedded broker in a child process through the
 // clusterstest subpackage.

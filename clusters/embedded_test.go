@@ -10,6 +10,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
 
+	"github.com/fastpathlab/fplab/cell"
 	"github.com/fastpathlab/fplab/clusters"
 )
 
@@ -34,7 +35,7 @@ func TestRunEmbeddedInProcess(t *testing.T) {
 	if !ok {
 		t.Fatalf("line %q does not start with %q", line, "bootstrap: ")
 	}
-	addrs, err := clusters.ParseBootstrap(rest)
+	addrs, err := cell.ParseBootstrap(rest)
 	if err != nil || len(addrs) != 2 {
 		t.Fatalf("bootstrap %q: %v %v, want 2 addresses", rest, addrs, err)
 	}

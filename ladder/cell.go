@@ -3,7 +3,7 @@ package ladder
 import (
 	"strconv"
 
-	"github.com/fastpathlab/fplab/results/cell"
+	"github.com/fastpathlab/fplab/cell"
 )
 
 // Shape is the cluster shape a cell runs on: cells of one shape share one

@@ -10,8 +10,9 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/fastpathlab/fplab/ladder/rungargs"
 	"golang.org/x/sys/unix"
+
+	"github.com/fastpathlab/fplab/ladder/rungargs"
 )
 
 // childCmd is one child process to run with a hard timeout.

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fastpathlab/fplab/results/cell"
+	"github.com/fastpathlab/fplab/cell"
 )
 
 // Expand turns a spec into its cells: the full product of the axes in axis

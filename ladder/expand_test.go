@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fastpathlab/fplab/results/cell"
+	"github.com/fastpathlab/fplab/cell"
 )
 
 // uncovered lists the axis=value pairs of s (surviving exclusions) that no

@@ -3,7 +3,7 @@ package ladder
 import (
 	"context"
 
-	"github.com/fastpathlab/fplab/results/cell"
+	"github.com/fastpathlab/fplab/cell"
 )
 
 // Errors of an Infra or a Cluster carry no package prefix: the runner

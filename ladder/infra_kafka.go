@@ -6,9 +6,9 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/fastpathlab/fplab/cell"
 	"github.com/fastpathlab/fplab/clusters"
 	"github.com/fastpathlab/fplab/ladder/rungargs"
-	"github.com/fastpathlab/fplab/results/cell"
 	"github.com/fastpathlab/fplab/workloads"
 )
 

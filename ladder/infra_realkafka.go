@@ -10,9 +10,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fastpathlab/fplab/cell"
 	"github.com/fastpathlab/fplab/clusters"
 	"github.com/fastpathlab/fplab/clusters/kafka"
-	"github.com/fastpathlab/fplab/results/cell"
 )
 
 // startRealKafka starts a cluster=kafka shape: real Apache Kafka nodes
@@ -152,7 +152,7 @@ func markBrokerKill(s *Spec, cells []cell.Cell) {
 	}
 	for i := range cells {
 		if cells[i].Matches(s.BrokerKill) {
-			cells[i].Fault = "kill"
+			cells[i].Fault = cell.FaultKill
 		}
 	}
 }

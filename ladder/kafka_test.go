@@ -8,10 +8,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fastpathlab/fplab/cell"
 	"github.com/fastpathlab/fplab/clusters"
 	"github.com/fastpathlab/fplab/clusters/kafka"
 	"github.com/fastpathlab/fplab/clusters/kafka/kafkatest"
-	"github.com/fastpathlab/fplab/results/cell"
 )
 
 // goPaths are the Arrow paths, which the embedded-cluster smoke spec must

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/fastpathlab/fplab/results/cell"
+	"github.com/fastpathlab/fplab/cell"
 )
 
 // The bounds LoadSpec checks, so that a spec the lab cannot run is refused

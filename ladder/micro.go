@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"syscall"
 
+	"github.com/fastpathlab/fplab/cell"
 	"github.com/fastpathlab/fplab/results"
 	"github.com/fastpathlab/fplab/workloads"
 	"github.com/fastpathlab/fplab/workloads/stock"
@@ -30,13 +31,9 @@ import (
 //     verified against the corpus; units dec-ns/rec, dec-rec/s,
 //     dec-cpu-ns/rec (CPU time of every thread), dec-B/rec and
 //     dec-allocs/rec.
-const (
-	MicroCrossThread = "crossthread"
-	MicroCRC32C      = "crc32c"
-	MicroDecode      = "decode"
-)
-
-var knownMicro = []string{MicroCrossThread, MicroCRC32C, MicroDecode}
+//
+// The benchmark names and row names are cell's (cell.Micros,
+// cell.CrossThreadName, ...).
 
 // microRun is one micro-benchmark child: its argv (after the binary), the
 // binary's allocator and the row name it must print.
@@ -51,29 +48,29 @@ func microRuns(s *Spec) []microRun {
 	var out []microRun
 	for _, m := range s.Micro {
 		switch m {
-		case MicroCrossThread:
+		case cell.MicroCrossThread:
 			for _, a := range s.Alloc {
 				for _, size := range []int{256, 64 << 10} {
 					out = append(out, microRun{alloc: a,
 						args: []string{"micro", "--bench", m, "--size", strconv.Itoa(size)},
-						name: fmt.Sprintf("micro=crossthread/size=%d/alloc=%s", size, a)})
+						name: cell.CrossThreadName(size, a)})
 				}
 			}
-		case MicroCRC32C:
+		case cell.MicroCRC32C:
 			for _, impl := range []string{"go-castagnoli", "sw-slicing8"} {
 				for _, size := range []int{128, 1 << 20} {
 					out = append(out, microRun{alloc: "go",
 						args: []string{"micro", "--bench", m, "--impl", impl, "--size", strconv.Itoa(size)},
-						name: fmt.Sprintf("micro=crc32c/impl=%s/size=%d", impl, size)})
+						name: cell.CRC32CName(impl, size)})
 				}
 			}
-		case MicroDecode:
+		case cell.MicroDecode:
 			for _, f := range s.Format {
 				for _, lib := range stock.Libs(workloads.Format(f)) {
 					out = append(out, microRun{alloc: "go",
 						args: []string{"micro", "--bench", m, "--format", f, "--lib", lib,
 							"--schema", s.Schema, "--seed", strconv.FormatUint(s.Seed, 10)},
-						name: fmt.Sprintf("micro=decode/format=%s/lib=%s", f, lib)})
+						name: cell.DecodeName(f, lib)})
 				}
 			}
 		}

@@ -3,13 +3,15 @@ package ladder
 import (
 	"strings"
 	"testing"
+
+	"github.com/fastpathlab/fplab/cell"
 )
 
 // TestMicroRunsDecode: micro decode runs every (format, lib) pair of the
 // spec's formats that have stock routes, the lab first, with the spec's
 // schema and seed, and names each row as the child prints it.
 func TestMicroRunsDecode(t *testing.T) {
-	s := &Spec{Format: []string{"json", "raw", "csv"}, Micro: []string{MicroDecode}, Schema: "bid-wide", Seed: 9}
+	s := &Spec{Format: []string{"json", "raw", "csv"}, Micro: []string{cell.MicroDecode}, Schema: "bid-wide", Seed: 9}
 	var got []string
 	for _, m := range microRuns(s) {
 		if m.alloc != "go" {
@@ -38,7 +40,7 @@ func TestMicroSpecDecode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(s.Micro) != 1 || s.Micro[0] != MicroDecode {
+	if len(s.Micro) != 1 || s.Micro[0] != cell.MicroDecode {
 		t.Fatalf("decoders.yaml micro %v, want [decode]", s.Micro)
 	}
 	formats := map[string]bool{}

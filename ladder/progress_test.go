@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fastpathlab/fplab/results/cell"
+	"github.com/fastpathlab/fplab/cell"
 )
 
 func TestProgressPlainLines(t *testing.T) {

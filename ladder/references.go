@@ -3,8 +3,8 @@ package ladder
 import (
 	"fmt"
 
+	"github.com/fastpathlab/fplab/cell"
 	"github.com/fastpathlab/fplab/clusters/kafka"
-	"github.com/fastpathlab/fplab/results/cell"
 )
 
 // checkReferences refuses, before anything starts, a schedule whose JVM

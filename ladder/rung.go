@@ -6,10 +6,9 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/fastpathlab/fplab/clusters"
+	"github.com/fastpathlab/fplab/cell"
 	"github.com/fastpathlab/fplab/ladder/rungargs"
 	"github.com/fastpathlab/fplab/results"
-	"github.com/fastpathlab/fplab/results/cell"
 )
 
 // rungCell is the child's view of entry e: the cell plus how to reach its
@@ -44,7 +43,7 @@ func rungCell(s *Spec, e Entry, cl Cluster, topic, hashDir string) rungargs.Cell
 // rungArgs leaves out of argv (announcing --secrets-fd instead): pass them
 // as childCmd.Secrets.
 func rungSecrets(s *Spec, e Entry, cl Cluster) map[string]string {
-	_, secrets := clusters.SplitSecrets(cellProps(s, e.Cell, cl))
+	_, secrets := cell.SplitSecrets(cellProps(s, e.Cell, cl))
 	return secrets
 }
 

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fastpathlab/fplab/results/cell"
+	"github.com/fastpathlab/fplab/cell"
 )
 
 // staticCluster is a Cluster at fixed addresses, with a fault socket when

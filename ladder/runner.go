@@ -10,8 +10,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/fastpathlab/fplab/cell"
 	"github.com/fastpathlab/fplab/results"
-	"github.com/fastpathlab/fplab/results/cell"
 )
 
 // runner executes one session of a run: a fresh Run or a Resume.

@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fastpathlab/fplab/cell"
 	"github.com/fastpathlab/fplab/results"
-	"github.com/fastpathlab/fplab/results/cell"
 )
 
 const runnerSpec = `name: runner

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 
-	"github.com/fastpathlab/fplab/results/cell"
+	"github.com/fastpathlab/fplab/cell"
 )
 
 // Entry is one scheduled child run: a cell (possibly an A/A copy) in one
@@ -43,7 +43,7 @@ func NewSchedule(s *Spec) (*Schedule, error) {
 		return nil, fmt.Errorf("ladder: calibrate: %v", err)
 	}
 	a, b := cal, cal
-	a.AA, b.AA = "a", "b"
+	a.AA, b.AA = cell.AAFirst, cell.AASecond
 	sch := &Schedule{Cells: cells, Calibration: cal}
 	for r := 0; r < s.Warmup+s.Repetitions; r++ {
 		rep, warm := r-s.Warmup, r < s.Warmup

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/fastpathlab/fplab/results/cell"
+	"github.com/fastpathlab/fplab/cell"
 )
 
 func scheduleSpec(seed uint64) *Spec {

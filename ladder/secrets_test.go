@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fastpathlab/fplab/results/cell"
+	"github.com/fastpathlab/fplab/cell"
 )
 
 func TestRungArgsHoldNoSecret(t *testing.T) {

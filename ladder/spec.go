@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/fastpathlab/fplab/results/cell"
+	"github.com/fastpathlab/fplab/cell"
 )
 
 // Spec is one parsed ladder spec: the axes to sweep and the settings shared

@@ -13,7 +13,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/fastpathlab/fplab/results/cell"
+	"github.com/fastpathlab/fplab/cell"
 	"github.com/fastpathlab/fplab/workloads"
 )
 
@@ -174,7 +174,7 @@ func (p *specParser) field(s *Spec, k, v *yaml.Node) error {
 	case "profile":
 		s.Profile, err = p.onOffs(f, v)
 	case "micro":
-		s.Micro, err = p.enumList(f, v, knownMicro)
+		s.Micro, err = p.enumList(f, v, cell.Micros())
 	case "broker_kill":
 		s.BrokerKill, err = p.axisMap(f, v)
 	default:

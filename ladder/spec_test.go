@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fastpathlab/fplab/results/cell"
+	"github.com/fastpathlab/fplab/cell"
 )
 
 const validSpec = `name: t

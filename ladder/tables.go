@@ -3,8 +3,8 @@ package ladder
 import (
 	"fmt"
 
+	"github.com/fastpathlab/fplab/cell"
 	"github.com/fastpathlab/fplab/results"
-	"github.com/fastpathlab/fplab/results/cell"
 )
 
 // writeTables renders the benchstat tables of the run; package results owns
@@ -17,7 +17,7 @@ func writeTables(dir string, rows []results.Row) error {
 // or returns "" when the pair has no OK rows yet.
 func noiseNote(rows []results.Row, cal cell.Cell) string {
 	a, b := cal, cal
-	a.AA, b.AA = "a", "b"
+	a.AA, b.AA = cell.AAFirst, cell.AASecond
 	n, err := results.NoiseFloor(rows, a.Name(), b.Name(), results.UnitRecPerSec)
 	if err != nil {
 		return ""

@@ -4,8 +4,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/fastpathlab/fplab/cell"
 	"github.com/fastpathlab/fplab/results"
-	"github.com/fastpathlab/fplab/results/cell"
 )
 
 // noValue labels, on an axis figure, the cells whose name lacks that axis's

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fastpathlab/fplab/cell"
 	"github.com/fastpathlab/fplab/results"
-	"github.com/fastpathlab/fplab/results/cell"
 	"github.com/fastpathlab/fplab/results/resultstest"
 )
 

@@ -3,11 +3,11 @@ package plots
 import (
 	"sort"
 
-	"github.com/fastpathlab/fplab/results/cell"
+	"github.com/fastpathlab/fplab/cell"
 )
 
 // The cell vocabulary the figures use (the keys cell.Path, cell.Batch, ...,
-// the path order) is package results/cell's. Keys are ordered and a held
+// the path order) is package cell's. Keys are ordered and a held
 // setting rendered by results.SortKeys and results.Setting, the rule
 // results.Knee names a knee's line by, so the trade-off figure finds the
 // knee of the setting it draws by comparing the two strings.

@@ -10,7 +10,7 @@
 // results.Knee; the unit names, results.UnitRecPerSec and the rest; the
 // setting a figure holds, results.Setting; the axis labels,
 // texttab.Label, the tables' number formatter) and the cell vocabulary
-// (keys, path order, cell.Less) is package results/cell's. The cells'
+// (keys, path order, cell.Less) is package cell's. The cells'
 // samples are counted as the tables and the report count them
 // (results.Index): a resumed (cell, rep) pair once, by its last row.
 // Package report sits above both: it calls results for the analysis and

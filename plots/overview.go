@@ -5,8 +5,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/fastpathlab/fplab/cell"
 	"github.com/fastpathlab/fplab/results"
-	"github.com/fastpathlab/fplab/results/cell"
 )
 
 // maxRows is the most cells one overview image holds; a larger run (the

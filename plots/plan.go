@@ -5,8 +5,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fastpathlab/fplab/cell"
 	"github.com/fastpathlab/fplab/results"
-	"github.com/fastpathlab/fplab/results/cell"
 	"github.com/fastpathlab/fplab/results/texttab"
 )
 

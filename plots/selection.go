@@ -3,8 +3,8 @@ package plots
 import (
 	"sort"
 
+	"github.com/fastpathlab/fplab/cell"
 	"github.com/fastpathlab/fplab/results"
-	"github.com/fastpathlab/fplab/results/cell"
 )
 
 // selection is the set of cells one figure draws. A figure fixes some

@@ -6,8 +6,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/fastpathlab/fplab/cell"
 	"github.com/fastpathlab/fplab/results"
-	"github.com/fastpathlab/fplab/results/cell"
 )
 
 // writeNoise renders the A/A noise floor: for every calibration pair

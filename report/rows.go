@@ -3,8 +3,8 @@ package report
 import (
 	"sort"
 
+	"github.com/fastpathlab/fplab/cell"
 	"github.com/fastpathlab/fplab/results"
-	"github.com/fastpathlab/fplab/results/cell"
 )
 
 // splitAA separates the swept cells' rows from the A/A calibration rows:

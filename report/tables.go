@@ -6,9 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/fastpathlab/fplab/cell"
 	"github.com/fastpathlab/fplab/plots"
 	"github.com/fastpathlab/fplab/results"
-	"github.com/fastpathlab/fplab/results/cell"
 )
 
 // writeTables renders results.BuildTablesWith of the swept cells (values in

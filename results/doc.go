@@ -23,10 +23,9 @@
 //	                                       +--NoiseFloor--> A/A calibration
 //	                                       +--Knee--------> batch-size knee per line
 //
-// results is a leaf: of the project it imports only clusters/secret (the
-// standard-library-only list of secret client properties, with which
-// WriteManifest redacts the spec), results/cell (the cell vocabulary,
-// which imports nothing of the lab) and results/texttab (the table layout
+// results is a leaf: of the project it imports only cell (the vocabulary,
+// standard library only, whose secret-key rule WriteManifest redacts the
+// spec with) and results/texttab (the table layout
 // and number formatter, likewise), so cmd/ and plots/ read runs without
 // the ladder or any Kafka client. The analysis the figures and the report show
 // lives here, not in plots: package report sits above results and plots,

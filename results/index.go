@@ -3,7 +3,7 @@ package results
 import (
 	"sort"
 
-	"github.com/fastpathlab/fplab/results/cell"
+	"github.com/fastpathlab/fplab/cell"
 )
 
 // Index is a run's rows by cell and repetition under the lab's one rule

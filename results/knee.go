@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/fastpathlab/fplab/results/cell"
+	"github.com/fastpathlab/fplab/cell"
 	"github.com/fastpathlab/fplab/results/texttab"
 )
 

@@ -36,7 +36,7 @@ type Manifest struct {
 
 // WriteManifest writes m to dir/manifest.json (via a temporary file and a
 // rename, so a reader never sees half a manifest). Secret client properties
-// in the spec (see package clusters/secret) are written as "REDACTED": the
+// in the spec (cell.IsSecretKey) are written as "REDACTED": the
 // manifest, and the report rendered from it, never hold a secret.
 func WriteManifest(dir string, m Manifest) error {
 	path := filepath.Join(dir, ManifestFile)

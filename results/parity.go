@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/fastpathlab/fplab/results/cell"
+	"github.com/fastpathlab/fplab/cell"
 )
 
 // ParityMatrix is a parity run read as case x path: one line per

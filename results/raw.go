@@ -9,8 +9,9 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/fastpathlab/fplab/results/cell"
 	"golang.org/x/perf/benchfmt"
+
+	"github.com/fastpathlab/fplab/cell"
 )
 
 // WriteRaw writes the OK rows of rows, in order, in the Go benchmark format

@@ -6,12 +6,12 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/fastpathlab/fplab/clusters/secret"
+	"github.com/fastpathlab/fplab/cell"
 )
 
 // redactSpec replaces, at any depth of a manifest's spec, the value of every
-// member whose key is a secret client property (secret.IsKey: the spec's
-// cluster_props) by secret.Redacted. Key order and everything else are kept;
+// member whose key is a secret client property (cell.IsSecretKey: the spec's
+// cluster_props) by cell.Redacted. Key order and everything else are kept;
 // a spec without secrets comes back unchanged.
 func redactSpec(raw json.RawMessage) (json.RawMessage, error) {
 	if len(bytes.TrimSpace(raw)) == 0 {
@@ -56,7 +56,7 @@ func redactValue(raw json.RawMessage) (json.RawMessage, bool, error) {
 			k, _ := json.Marshal(key)
 			b.Write(k)
 			b.WriteByte(':')
-			isSecret = secret.IsKey(key)
+			isSecret = cell.IsSecretKey(key)
 		}
 		var v json.RawMessage
 		if err := dec.Decode(&v); err != nil {
@@ -64,7 +64,7 @@ func redactValue(raw json.RawMessage) (json.RawMessage, bool, error) {
 		}
 		switch {
 		case isSecret && string(v) != "null":
-			v, changed = json.RawMessage(`"`+secret.Redacted+`"`), true
+			v, changed = json.RawMessage(`"`+cell.Redacted+`"`), true
 		default:
 			nv, c, err := redactValue(v)
 			if err != nil {

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/fastpathlab/fplab/results/cell"
+	"github.com/fastpathlab/fplab/cell"
 )
 
 // Derived units: a path's throughput as a share of a reference measured in

@@ -6,9 +6,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/fastpathlab/fplab/results/cell"
 	"golang.org/x/perf/benchfmt"
 	"golang.org/x/perf/benchproc"
+
+	"github.com/fastpathlab/fplab/cell"
 )
 
 // Table is one unit by one swept axis: a column per value of Axis, a row

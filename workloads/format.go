@@ -4,14 +4,14 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/fastpathlab/fplab/results/cell"
+	"github.com/fastpathlab/fplab/cell"
 )
 
 // Format names a wire format of the message bodies in the corpus topics.
 type Format string
 
 // The five formats the lab measures, named by the lab's one vocabulary
-// (results/cell).
+// (cell).
 const (
 	FormatJSON     Format = cell.FormatJSON
 	FormatAvro     Format = cell.FormatAvro

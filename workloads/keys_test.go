@@ -12,7 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
-	"github.com/fastpathlab/fplab/results/cell"
+	"github.com/fastpathlab/fplab/cell"
 )
 
 // appendKeys appends record i's key and headers as a consume path does.

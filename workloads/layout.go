@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/fastpathlab/fplab/results/cell"
+	"github.com/fastpathlab/fplab/cell"
 )
 
 // Shape is what a topic holds besides its records' values: how the records

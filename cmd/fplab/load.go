@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fastpathlab/fplab/cell"
 	"github.com/fastpathlab/fplab/clusters"
-	"github.com/fastpathlab/fplab/results/cell"
 	"github.com/fastpathlab/fplab/workloads"
 )
 
@@ -36,11 +36,11 @@ func runLoad(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	bs, err := clusters.ParseBootstrap(*bootstrap)
+	bs, err := cell.ParseBootstrap(*bootstrap)
 	if err != nil {
 		return err
 	}
-	pm, err := clusters.ParseProps(props)
+	pm, err := cell.ParseProps(props)
 	if err != nil {
 		return err
 	}

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/fastpathlab/fplab/alloc"
-	"github.com/fastpathlab/fplab/ladder"
+	"github.com/fastpathlab/fplab/cell"
 	"github.com/fastpathlab/fplab/workloads"
 	"github.com/fastpathlab/fplab/workloads/crc"
 	"github.com/fastpathlab/fplab/workloads/stock"
@@ -38,7 +38,7 @@ func runMicro(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	var iters int64
 	var config []string
 	switch *bench {
-	case ladder.MicroCrossThread:
+	case cell.MicroCrossThread:
 		if _, err := alloc.Proof(); err != nil {
 			return fmt.Errorf("micro: alloc=%s not in force: %v", alloc.Name(), err)
 		}
@@ -50,19 +50,19 @@ func runMicro(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if time.Since(start) <= 0 || rate <= 0 {
 			return fmt.Errorf("micro: crossthread measured nothing")
 		}
-		name = fmt.Sprintf("micro=crossthread/size=%d/alloc=%s", *size, alloc.Name())
+		name = cell.CrossThreadName(*size, alloc.Name())
 		iters = int64(*n)
 		metrics = [][2]any{{rate, "pairs/s"}, {1e9 / rate, "ns/pair"}}
-	case ladder.MicroCRC32C:
+	case cell.MicroCRC32C:
 		rs, err := crc.Measure(ctx, crc.Options{Sizes: []int{*size}, Impls: []string{*impl}})
 		if err != nil {
 			return err
 		}
 		r := rs[0]
-		name = fmt.Sprintf("micro=crc32c/impl=%s/size=%d", r.Impl, r.Size)
+		name = cell.CRC32CName(r.Impl, r.Size)
 		iters = r.Iters
 		metrics = [][2]any{{r.MBps, "crc-MB/s"}, {r.NsPerMsg, "crc-ns/msg"}}
-	case ladder.MicroDecode:
+	case cell.MicroDecode:
 		f, err := decodeFormat(*format)
 		if err != nil {
 			return err
@@ -88,7 +88,7 @@ func runMicro(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			{r.BytesPerRec, "dec-B/rec"}, {r.AllocsPerRec, "dec-allocs/rec"}}
 		config = []string{"decode-schema: " + r.Schema, "decode-library: " + r.Library}
 	default:
-		return fmt.Errorf("micro: unknown --bench %q (want %s, %s or %s)", *bench, ladder.MicroCrossThread, ladder.MicroCRC32C, ladder.MicroDecode)
+		return fmt.Errorf("micro: unknown --bench %q (want %s, %s or %s)", *bench, cell.MicroCrossThread, cell.MicroCRC32C, cell.MicroDecode)
 	}
 	fmt.Fprintf(stdout, "goos: linux\ngoarch: %s\nalloc-version: %s\ncrc32c-hardware: %s\n", goarch(), alloc.Version(), crc.HardwareCRC())
 	for _, c := range config {

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fastpathlab/fplab/cell"
 	"github.com/fastpathlab/fplab/ladder/rungargs"
 	"github.com/fastpathlab/fplab/results"
-	"github.com/fastpathlab/fplab/results/cell"
 	"github.com/fastpathlab/fplab/source/ceiling"
 )
 

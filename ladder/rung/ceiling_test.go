@@ -8,10 +8,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fastpathlab/fplab/cell"
 	"github.com/fastpathlab/fplab/ladder/rung"
 	"github.com/fastpathlab/fplab/ladder/rungargs"
 	"github.com/fastpathlab/fplab/results"
-	"github.com/fastpathlab/fplab/results/cell"
 )
 
 // TestCeilingCells: path=ceiling counts the corpus from batch headers on

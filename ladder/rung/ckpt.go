@@ -9,11 +9,11 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/fastpathlab/fplab/cell"
 	"github.com/fastpathlab/fplab/checkpointcost"
 	"github.com/fastpathlab/fplab/clusters"
 	"github.com/fastpathlab/fplab/ladder/rungargs"
 	"github.com/fastpathlab/fplab/results"
-	"github.com/fastpathlab/fplab/results/cell"
 	"github.com/fastpathlab/fplab/source"
 	"github.com/fastpathlab/fplab/source/consume"
 )

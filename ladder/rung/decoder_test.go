@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fastpathlab/fplab/cell"
 	"github.com/fastpathlab/fplab/ladder/rung"
 	"github.com/fastpathlab/fplab/results"
-	"github.com/fastpathlab/fplab/results/cell"
 	"github.com/fastpathlab/fplab/source/consume"
 )
 

@@ -11,11 +11,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fastpathlab/fplab/cell"
 	"github.com/fastpathlab/fplab/clusters"
 	"github.com/fastpathlab/fplab/clusters/kafka"
 	"github.com/fastpathlab/fplab/clusters/kafka/kafkatest"
 	"github.com/fastpathlab/fplab/ladder/rungargs"
-	"github.com/fastpathlab/fplab/results/cell"
 	"github.com/fastpathlab/fplab/workloads"
 )
 

@@ -10,9 +10,9 @@ import (
 	"time"
 
 	"github.com/fastpathlab/fplab/alloc"
+	"github.com/fastpathlab/fplab/cell"
 	"github.com/fastpathlab/fplab/ladder/rungargs"
 	"github.com/fastpathlab/fplab/results"
-	"github.com/fastpathlab/fplab/results/cell"
 	"github.com/fastpathlab/fplab/source"
 	"github.com/fastpathlab/fplab/source/consume"
 	"github.com/fastpathlab/fplab/workloads"

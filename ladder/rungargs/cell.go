@@ -7,8 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fastpathlab/fplab/clusters"
-	"github.com/fastpathlab/fplab/results/cell"
+	"github.com/fastpathlab/fplab/cell"
 )
 
 // Cell is one point of the ladder's matrix (the embedded cell.Cell, whose
@@ -60,7 +59,7 @@ const RoleReader = "reader"
 
 // Args renders the cell as `fplab rung` flags, the one encoding the ladder
 // and a checkpointing supervisor use to start a cell's processes; Parse is
-// its inverse. Secret props (clusters.IsSecretKey) are not among them: a
+// its inverse. Secret props (cell.IsSecretKey) are not among them: a
 // child started with these flags must inherit SecretFiles.
 func (c *Cell) Args() []string {
 	a := []string{
@@ -87,7 +86,7 @@ func (c *Cell) Args() []string {
 	opt(cell.Prof, c.Value(cell.Prof))
 	opt(cell.Fault, c.Fault)
 	opt(cell.AA, c.AA)
-	public, secrets := clusters.SplitSecrets(c.Props)
+	public, secrets := cell.SplitSecrets(c.Props)
 	for _, k := range sortedKeys(public) {
 		a = append(a, "--cluster-prop", k+"="+public[k])
 	}

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fastpathlab/fplab/cell"
 	"github.com/fastpathlab/fplab/ladder/rungargs"
-	"github.com/fastpathlab/fplab/results/cell"
 )
 
 // full is a cell with every field set.

@@ -1,5 +1,5 @@
 // Package rungargs is the one encoding of a rung child's command line: the
-// Cell a child measures (a results/cell.Cell plus how to reach its corpus)
+// Cell a child measures (a cell.Cell plus how to reach its corpus)
 // rendered as `fplab rung` flags by Cell.Args and read back by Parse, the
 // pipe that carries secret cluster props on an inherited descriptor, and the
 // wrapper (qemu under emulation) a child's argv may be run through.

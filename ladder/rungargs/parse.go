@@ -8,8 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fastpathlab/fplab/clusters"
-	"github.com/fastpathlab/fplab/results/cell"
+	"github.com/fastpathlab/fplab/cell"
 )
 
 // Parse decodes `fplab rung` flags, the inverse of Cell.Args, and validates
@@ -102,7 +101,7 @@ func Decode(args []string, usage io.Writer) (Cell, error) {
 	default:
 		return Cell{}, fmt.Errorf("rungargs: --prof must be on or off, got %q", *prof)
 	}
-	pm, err := clusters.ParseProps(props)
+	pm, err := cell.ParseProps(props)
 	if err != nil {
 		return Cell{}, err
 	}
@@ -119,7 +118,7 @@ func Decode(args []string, usage io.Writer) (Cell, error) {
 		c.Props = pm
 	}
 	if *bootstrap != "" {
-		if c.Bootstrap, err = clusters.ParseBootstrap(*bootstrap); err != nil {
+		if c.Bootstrap, err = cell.ParseBootstrap(*bootstrap); err != nil {
 			return Cell{}, err
 		}
 	}

@@ -7,7 +7,7 @@ import (
 	"os"
 	"syscall"
 
-	"github.com/fastpathlab/fplab/clusters"
+	"github.com/fastpathlab/fplab/cell"
 )
 
 // SecretsFD is the descriptor on which a child reads its secret cluster
@@ -23,7 +23,7 @@ const maxSecrets = 1 << 20
 // carrying c's secret props. It returns nil when c has none. The caller
 // closes the files once the child has started.
 func (c *Cell) SecretFiles() ([]*os.File, error) {
-	_, secrets := clusters.SplitSecrets(c.Props)
+	_, secrets := cell.SplitSecrets(c.Props)
 	return SecretPipe(secrets)
 }
 
@@ -103,8 +103,8 @@ func mergeSecrets(props, secrets map[string]string) (map[string]string, error) {
 // would fail later as a puzzling authentication error.
 func checkNotRedacted(props map[string]string) error {
 	for _, k := range sortedKeys(props) {
-		if props[k] == clusters.RedactedValue && clusters.IsSecretKey(k) {
-			return fmt.Errorf("rungargs: cluster prop %s is %q, the placeholder a run directory keeps instead of the secret: pass the secret itself", k, clusters.RedactedValue)
+		if props[k] == cell.Redacted && cell.IsSecretKey(k) {
+			return fmt.Errorf("rungargs: cluster prop %s is %q, the placeholder a run directory keeps instead of the secret: pass the secret itself", k, cell.Redacted)
 		}
 	}
 	return nil

@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fastpathlab/fplab/cell"
 	"github.com/fastpathlab/fplab/ladder/rungargs"
-	"github.com/fastpathlab/fplab/results/cell"
 )
 
 // parseArgsMain is the child of the secrets tests: it parses its flags,

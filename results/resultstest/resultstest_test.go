@@ -8,9 +8,10 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/fastpathlab/fplab/results"
-	"github.com/fastpathlab/fplab/results/cell"
 	"github.com/google/pprof/profile"
+
+	"github.com/fastpathlab/fplab/cell"
+	"github.com/fastpathlab/fplab/results"
 )
 
 // TestWriteRun: what WriteRun writes, results.ReadRun reads back whole.

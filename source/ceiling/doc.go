@@ -2,7 +2,7 @@
 // fast the cluster hands a topic's bytes to one client that does nothing
 // but fetch and count.
 //
-// Where it sits, as the ladder's path=ceiling (results/cell.PathCeiling):
+// Where it sits, as the ladder's path=ceiling (cell.PathCeiling):
 //
 //	spec -> cell -> child process (rung) -> ceiling.Read -> result row
 //

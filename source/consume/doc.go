@@ -9,7 +9,7 @@
 //
 // Package source implements this API (source.Open returns a Reader for a
 // Path); a caller that only reads batches imports consume alone. The path
-// names are results/cell's (cell.PathFast, ...), the one vocabulary a spec,
+// names are cell's (cell.PathFast, ...), the one vocabulary a spec,
 // a cell name and a table share; consume imports nothing else of the lab.
 //
 // What is in it:

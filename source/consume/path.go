@@ -3,11 +3,11 @@ package consume
 import (
 	"fmt"
 
-	"github.com/fastpathlab/fplab/results/cell"
+	"github.com/fastpathlab/fplab/cell"
 )
 
 // Path names a consume path. Its values are the lab's path names from
-// results/cell, the one vocabulary a cell name, a spec and a table share.
+// cell, the one vocabulary a cell name, a spec and a table share.
 type Path string
 
 // The consume paths package source implements, from least to most native,

@@ -5,11 +5,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fastpathlab/fplab/results/cell"
+	"github.com/fastpathlab/fplab/cell"
 	"github.com/fastpathlab/fplab/source/consume"
 )
 
-// TestPathsAreTheCellVocabulary pins consume's paths to results/cell: every
+// TestPathsAreTheCellVocabulary pins consume's paths to cell: every
 // path a spec may name except the counting references, in the same order.
 func TestPathsAreTheCellVocabulary(t *testing.T) {
 	var want []string

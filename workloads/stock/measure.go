@@ -10,6 +10,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/fastpathlab/fplab/cell"
 	"github.com/fastpathlab/fplab/workloads"
 )
 
@@ -65,7 +66,7 @@ type Result struct {
 }
 
 // Name is the result's ladder name, micro=decode/format=<f>/lib=<lib>.
-func (r Result) Name() string { return fmt.Sprintf("micro=decode/format=%s/lib=%s", r.Format, r.Lib) }
+func (r Result) Name() string { return cell.DecodeName(string(r.Format), r.Lib) }
 
 // Measure times every selected route decoding the same corpus into Arrow
 // batches of BatchRows rows. Every batch of every pass, the untimed warm-up

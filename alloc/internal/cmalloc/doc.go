@@ -21,7 +21,7 @@
 //   - mimalloc2 and mimalloc3 together: refused (tags_conflict.go); the two
 //     series define the same symbols.
 //
-// Variant names the build in every variant with results/cell's alloc value
+// Variant names the build in every variant with cell's alloc value
 // (cell.AllocGo, cell.AllocMimalloc2, cell.AllocMimalloc3). The archives
 // and headers come from `make alloc-libs`; without them mi.h stops the
 // build with that target. The one code a C function here returns,

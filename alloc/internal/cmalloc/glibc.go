@@ -6,7 +6,7 @@ package cmalloc
 // #include "glibc.h"
 import "C"
 
-import "github.com/fastpathlab/fplab/results/cell"
+import "github.com/fastpathlab/fplab/cell"
 
 // Variant is the allocator variant of this build: no mimalloc, glibc's
 // malloc serves C.

@@ -12,7 +12,7 @@ package cmalloc
 // #cgo LDFLAGS: -lpthread -ldl
 import "C"
 
-import "github.com/fastpathlab/fplab/results/cell"
+import "github.com/fastpathlab/fplab/cell"
 
 // Variant is the allocator variant of this build, and Series the mimalloc
 // major version it links.

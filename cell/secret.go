@@ -1,14 +1,13 @@
-// Package secret is the one list of client properties whose values are
-// secrets: they never reach disk, argv, the environment or an error text.
-//
-// It imports only the standard library, so results (which must stay a leaf,
-// free of clusters' client libraries) can redact a manifest with the same
-// rule clusters.IsSecretKey applies everywhere else.
-package secret
+package cell
 
 import "strings"
 
-// Redacted is the text that replaces a secret value.
+// The secret-key rule lives in the vocabulary, beside the names it guards,
+// so every layer (the child's argv, the run directory's manifest, the
+// report) redacts with one rule without importing a Kafka client.
+
+// Redacted is the text that replaces a secret value wherever a secret
+// would otherwise be shown or written.
 const Redacted = "REDACTED"
 
 // librdkafka marks these properties _RK_SENSITIVE in src/rdkafka_conf.c
@@ -53,7 +52,7 @@ var kafkaPassword = []string{
 // client's, a plugin's) is treated as secret when its name says it is one.
 var marks = []string{"password", "passphrase", "secret", "token", "jaas"}
 
-var known = func() map[string]bool {
+var secretKeys = func() map[string]bool {
 	m := make(map[string]bool, len(librdkafkaSensitive)+len(kafkaPassword))
 	for _, k := range librdkafkaSensitive {
 		m[k] = true
@@ -64,11 +63,15 @@ var known = func() map[string]bool {
 	return m
 }()
 
-// IsKey reports whether the value of the client property key is a secret.
-// Keys are compared case-insensitively and without surrounding space.
-func IsKey(key string) bool {
+// IsSecretKey reports whether the value of the client property key is a
+// secret, which must never be printed, written to disk or put on a command
+// line: the properties librdkafka marks sensitive, the ones Kafka types
+// PASSWORD, and any other key naming a password, passphrase, secret, token
+// or JAAS config. Keys are compared case-insensitively and without
+// surrounding space.
+func IsSecretKey(key string) bool {
 	k := strings.ToLower(strings.TrimSpace(key))
-	if known[k] {
+	if secretKeys[k] {
 		return true
 	}
 	for _, m := range marks {
@@ -77,4 +80,23 @@ func IsKey(key string) bool {
 		}
 	}
 	return false
+}
+
+// SplitSecrets splits props into the values that may be shown and the
+// secret ones (nil when there are none).
+func SplitSecrets(props map[string]string) (public, secrets map[string]string) {
+	for k, v := range props {
+		if IsSecretKey(k) {
+			if secrets == nil {
+				secrets = map[string]string{}
+			}
+			secrets[k] = v
+			continue
+		}
+		if public == nil {
+			public = map[string]string{}
+		}
+		public[k] = v
+	}
+	return public, secrets
 }

@@ -59,18 +59,7 @@ type Cell struct {
 //
 // The optional axes (cluster to case) are left out at their Default. Parse
 // is its inverse.
-func (c Cell) Name() string {
-	var b strings.Builder
-	for _, p := range c.parts() {
-		if b.Len() > 0 {
-			b.WriteByte('/')
-		}
-		b.WriteString(p.Key)
-		b.WriteByte('=')
-		b.WriteString(p.Value)
-	}
-	return b.String()
-}
+func (c Cell) Name() string { return join(c.parts()...) }
 
 // parts are the name's key=value parts, in Keys' order: every key with a
 // value, except the optional axes at their defaults.
@@ -265,9 +254,9 @@ func (c *Cell) set(p Part) error {
 		_, err = known(p, []string{On})
 		c.Prof = true
 	case Fault:
-		c.Fault, err = known(p, []string{FaultKill})
+		c.Fault, err = known(p, Faults())
 	case AA:
-		c.AA, err = known(p, []string{"a", "b"})
+		c.AA, err = known(p, AASides())
 	default:
 		err = fmt.Errorf("unknown key %q", p.Key)
 	}

@@ -189,6 +189,19 @@ const (
 // FaultKill is the fault part of a cell that kills and restarts a broker.
 const FaultKill = "kill"
 
+// Faults lists the faults a cell may inject.
+func Faults() []string { return []string{FaultKill} }
+
+// AAFirst and AASecond are the two sides of an A/A calibration pair: one
+// cell run twice under two names, so their ratio is the run's noise floor.
+const (
+	AAFirst  = "a"
+	AASecond = "b"
+)
+
+// AASides lists the sides of an A/A pair.
+func AASides() []string { return []string{AAFirst, AASecond} }
+
 // Paths lists every consume path a spec may name, least to most native,
 // the references last.
 func Paths() []string {

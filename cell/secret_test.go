@@ -1,9 +1,9 @@
-package clusters_test
+package cell_test
 
 import (
 	"testing"
 
-	"github.com/fastpathlab/fplab/clusters"
+	"github.com/fastpathlab/fplab/cell"
 )
 
 func TestIsSecretKey(t *testing.T) {
@@ -24,7 +24,7 @@ func TestIsSecretKey(t *testing.T) {
 	fallback := []string{"SASL.PASSWORD", " sasl.password ", "my.plugin.api.token", "x.secret.value", "a.jaas.b", "some.key.passphrase"}
 	for _, group := range [][]string{librdkafka, kafka, fallback} {
 		for _, k := range group {
-			if !clusters.IsSecretKey(k) {
+			if !cell.IsSecretKey(k) {
 				t.Errorf("IsSecretKey(%q) = false, want true", k)
 			}
 		}
@@ -35,18 +35,18 @@ func TestIsSecretKey(t *testing.T) {
 		"sasl.oauthbearer.method", "sasl.oauthbearer.client.id", "sasl.kerberos.service.name", "client.id",
 	}
 	for _, k := range public {
-		if clusters.IsSecretKey(k) {
+		if cell.IsSecretKey(k) {
 			t.Errorf("IsSecretKey(%q) = true, want false", k)
 		}
 	}
 }
 
 func TestSplitSecrets(t *testing.T) {
-	pub, sec := clusters.SplitSecrets(map[string]string{"security.protocol": "SASL_SSL", "sasl.password": "pw"})
+	pub, sec := cell.SplitSecrets(map[string]string{"security.protocol": "SASL_SSL", "sasl.password": "pw"})
 	if len(pub) != 1 || pub["security.protocol"] != "SASL_SSL" || len(sec) != 1 || sec["sasl.password"] != "pw" {
 		t.Errorf("SplitSecrets = %v, %v", pub, sec)
 	}
-	if pub, sec := clusters.SplitSecrets(nil); pub != nil || sec != nil {
+	if pub, sec := cell.SplitSecrets(nil); pub != nil || sec != nil {
 		t.Errorf("SplitSecrets(nil) = %v, %v, want nil, nil", pub, sec)
 	}
 }
