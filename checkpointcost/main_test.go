@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/fastpathlab/fplab/internal/atomicfile"
 )
 
 // childFlag makes the test binary a reader process (see TestMain), so the
@@ -106,9 +107,18 @@ type failingFS struct {
 
 func (f *failingFS) Create(name string) (file, error) {
 	if rest, ok := strings.CutPrefix(name, f.store+string(os.PathSeparator)); ok {
-		if id, ok := ckptID(strings.TrimSuffix(rest, ".tmp")); ok && f.fail(id) {
+		if id, ok := ckptID(tmpTarget(rest)); ok && f.fail(id) {
 			return nil, &os.PathError{Op: "open", Path: name, Err: syscall.ENOSPC}
 		}
 	}
 	return f.osFS.Create(name)
+}
+
+// tmpTarget is the file a temporary file of atomicfile's was to replace
+// (name itself for any other name).
+func tmpTarget(name string) string {
+	if t, ok := atomicfile.Target(name); ok {
+		return t
+	}
+	return name
 }

@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/fastpathlab/fplab/internal/tail"
 )
 
 // stopGrace is how long Stop waits after SIGTERM before SIGKILL.
@@ -27,7 +29,7 @@ type Embedded struct {
 	argv      []string
 	cmd       *exec.Cmd
 	stdin     *os.File
-	stderr    *tailBuffer
+	stderr    *tail.Buffer
 	bootstrap []string
 
 	exited  chan struct{} // closed when the child has been waited for
@@ -71,7 +73,7 @@ func startEmbedded(ctx context.Context, argv []string, timeout time.Duration, ex
 	e := &Embedded{
 		argv:   append([]string(nil), argv...),
 		stdin:  stdinW,
-		stderr: newTailBuffer(stderrTailBytes),
+		stderr: tail.New(stderrTailBytes),
 		exited: make(chan struct{}),
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)

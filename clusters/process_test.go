@@ -16,19 +16,8 @@ import (
 
 	"github.com/fastpathlab/fplab/clusters"
 	"github.com/fastpathlab/fplab/clusters/clusterstest"
+	"github.com/fastpathlab/fplab/internal/proctest"
 )
-
-// alive reports whether pid is a live process (a zombie counts as dead).
-func alive(pid int) bool {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return false
-	}
-	// The state follows the parenthesised command name.
-	s := string(b)
-	i := strings.LastIndexByte(s, ')')
-	return i < 0 || i+2 >= len(s) || s[i+2] != 'Z'
-}
 
 func TestEmbeddedBrokerCount(t *testing.T) {
 	for _, brokers := range []int{1, 3} {
@@ -56,7 +45,7 @@ func TestStopLeavesNoProcess(t *testing.T) {
 		t.Fatal(err)
 	}
 	pid := e.Pid()
-	if !alive(pid) {
+	if !proctest.Alive(pid) {
 		t.Fatalf("broker %d not running after start", pid)
 	}
 	if err := e.Stop(); err != nil {
@@ -213,7 +202,7 @@ func TestStopCleanOnUnhandledSIGTERM(t *testing.T) {
 	if err := e.Stop(); err != nil {
 		t.Errorf("Stop: %v", err)
 	}
-	if alive(e.Pid()) {
+	if proctest.Alive(e.Pid()) {
 		t.Errorf("pid %d alive after Stop", e.Pid())
 	}
 }

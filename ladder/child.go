@@ -12,6 +12,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/fastpathlab/fplab/internal/tail"
 	"github.com/fastpathlab/fplab/ladder/rungargs"
 )
 
@@ -89,7 +90,7 @@ func runChild(ctx context.Context, cc childCmd) childResult {
 	cmd.Env = append(slices.Clone(env), "TMPDIR="+tmp)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	stdout := &limitBuffer{max: stdoutKeep}
-	stderr := &tailBuffer{max: stderrKeep}
+	stderr := tail.New(stderrKeep)
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	cmd.WaitDelay = grace + waitDelayExtra
 
@@ -128,8 +129,8 @@ func runChild(ctx context.Context, cc childCmd) childResult {
 	_ = werr // the exit state is read from ProcessState below
 
 	res.Stdout = stdout.Bytes()
-	res.StderrTail = stderr.lines(stderrLines)
-	res.LastLine = stderr.lines(1)
+	res.StderrTail = stderr.Lines(stderrLines)
+	res.LastLine = stderr.Lines(1)
 	if ps := cmd.ProcessState; ps != nil {
 		if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
 			res.Signal = signalName(ws.Signal())
@@ -138,7 +139,7 @@ func runChild(ctx context.Context, cc childCmd) childResult {
 		}
 	}
 	if res.Signal == "" && res.Exit != 0 {
-		res.Signal = runtimeSignal(string(stderr.buf))
+		res.Signal = runtimeSignal(string(stderr.Bytes()))
 	}
 	return res
 }

@@ -229,13 +229,3 @@ func fakeBinDir(t *testing.T, allocs ...string) string {
 func fakeEnv(modes string, extra ...string) []string {
 	return append(append(os.Environ(), fakeChildEnv+"=1", fakeModesEnv+"="+modes), extra...)
 }
-
-// alive reports whether pid still exists (and is not a zombie of ours).
-func alive(pid int) bool {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return false
-	}
-	f := strings.Fields(string(data))
-	return len(f) > 2 && f[2] != "Z"
-}

@@ -7,6 +7,7 @@ import (
 	"syscall"
 
 	"github.com/fastpathlab/fplab/cell"
+	"github.com/fastpathlab/fplab/internal/oneline"
 	"github.com/fastpathlab/fplab/results"
 	"github.com/fastpathlab/fplab/workloads"
 	"github.com/fastpathlab/fplab/workloads/stock"
@@ -120,7 +121,7 @@ func microRow(m microRun, rep int, res childResult) results.Row {
 	}
 	switch {
 	case res.StartErr != nil:
-		return fail("start: " + oneLine(res.StartErr))
+		return fail("start: " + oneline.Err(res.StartErr))
 	case res.TimedOut:
 		return fail("timeout")
 	case res.Exit != 0:
@@ -128,7 +129,7 @@ func microRow(m microRun, rep int, res childResult) results.Row {
 	}
 	cell, iters, ms, cfg, err := results.ParseBench(res.Stdout)
 	if err != nil {
-		return fail("bad output: " + oneLine(err))
+		return fail("bad output: " + oneline.Err(err))
 	}
 	if cell != m.name {
 		return fail(fmt.Sprintf("bad output: child reported %s, want %s", cell, m.name))

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/fastpathlab/fplab/cell"
+	"github.com/fastpathlab/fplab/internal/oneline"
 	"github.com/fastpathlab/fplab/ladder/rungargs"
 	"github.com/fastpathlab/fplab/results"
 )
@@ -82,7 +83,7 @@ func rowOf(e Entry, timeout time.Duration, r childResult) results.Row {
 	}
 	switch {
 	case r.StartErr != nil:
-		return fail("start: " + oneLine(r.StartErr))
+		return fail("start: " + oneline.Err(r.StartErr))
 	case r.TimedOut:
 		return fail(fmt.Sprintf("timeout: no result within %v; child process group killed", timeout))
 	case r.Signal != "" && r.Exit <= 0:
@@ -99,7 +100,7 @@ func rowOf(e Entry, timeout time.Duration, r childResult) results.Row {
 	}
 	name, iters, metrics, config, err := results.ParseBench(r.Stdout)
 	if err != nil {
-		return fail("bad output: " + oneLine(err))
+		return fail("bad output: " + oneline.Err(err))
 	}
 	if name != row.Cell {
 		return fail(fmt.Sprintf("bad output: child reported cell %s, want %s", name, row.Cell))

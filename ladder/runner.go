@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/fastpathlab/fplab/cell"
+	"github.com/fastpathlab/fplab/internal/oneline"
 	"github.com/fastpathlab/fplab/results"
 )
 
@@ -178,7 +179,7 @@ func (r *runner) setUp(ctx context.Context, todo []Entry, prog *progress) (map[S
 	stop := func() {
 		for _, s := range order {
 			if err := clusters[s].Stop(); err != nil {
-				prog.note("stop cluster %s: %v", s, oneLine(err))
+				prog.note("stop cluster %s: %v", s, oneline.Err(err))
 			}
 		}
 	}
@@ -233,7 +234,7 @@ func (r *runner) load(ctx context.Context, cl Cluster, g group) (string, error) 
 	}
 	if aerr := r.probe(ctx, cl); aerr != nil {
 		return "", fmt.Errorf("ladder: %w: %w; the %s corpus on %s could not be loaded (%v); resume with the run directory %s",
-			ErrInfra, aerr, g.format, g.shape, oneLine(err), r.dir)
+			ErrInfra, aerr, g.format, g.shape, oneline.Err(err), r.dir)
 	}
 	if diskFull(err) {
 		return "", fmt.Errorf("ladder: %w: disk full loading the %s corpus on %s: %w; resume with the run directory %s", ErrInfra, g.format, g.shape, err, r.dir)

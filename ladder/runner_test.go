@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/fastpathlab/fplab/cell"
+	"github.com/fastpathlab/fplab/internal/proctest"
 	"github.com/fastpathlab/fplab/results"
 )
 
@@ -217,10 +218,10 @@ func TestTimeoutKillsProcessGroup(t *testing.T) {
 	for _, f := range strings.Fields(string(data)) {
 		pid, _ := strconv.Atoi(f)
 		deadline := time.Now().Add(10 * time.Second)
-		for alive(pid) && time.Now().Before(deadline) {
+		for proctest.Alive(pid) && time.Now().Before(deadline) {
 			time.Sleep(20 * time.Millisecond)
 		}
-		if alive(pid) {
+		if proctest.Alive(pid) {
 			t.Errorf("pid %d survived the timeout", pid)
 		}
 	}

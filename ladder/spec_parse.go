@@ -14,6 +14,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/fastpathlab/fplab/cell"
+	"github.com/fastpathlab/fplab/internal/oneline"
 	"github.com/fastpathlab/fplab/workloads"
 )
 
@@ -33,7 +34,7 @@ func LoadSpec(path string) (*Spec, error) {
 		if errors.As(err, &pe) {
 			reason = pe.Err
 		}
-		return nil, &SpecError{File: path, Msg: "cannot read the spec: " + oneLine(reason), Err: err}
+		return nil, &SpecError{File: path, Msg: "cannot read the spec: " + oneline.Err(reason), Err: err}
 	}
 	return ParseSpec(path, data)
 }
@@ -470,9 +471,4 @@ func (p *specParser) exclusions(f string, v *yaml.Node) ([]map[string]string, er
 		out = append(out, m)
 	}
 	return out, nil
-}
-
-// oneLine flattens an error message to one line.
-func oneLine(err error) string {
-	return strings.Join(strings.Fields(err.Error()), " ")
 }

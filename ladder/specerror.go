@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/fastpathlab/fplab/internal/oneline"
 )
 
 // SpecError is a spec the ladder refuses, at a position: the file, the line
@@ -57,7 +59,7 @@ var yamlLine = regexp.MustCompile(`^(?:yaml: )?line (\d+): `)
 // yamlError turns a YAML syntax or decoding error into a SpecError at the
 // line the YAML library names.
 func yamlError(file string, err error) *SpecError {
-	msg := strings.TrimPrefix(oneLine(err), "yaml: ")
+	msg := strings.TrimPrefix(oneline.Err(err), "yaml: ")
 	se := &SpecError{File: file, Msg: msg, Err: err}
 	if m := yamlLine.FindStringSubmatch(msg); m != nil {
 		se.Line, _ = strconv.Atoi(m[1])

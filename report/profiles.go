@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/fastpathlab/fplab/internal/oneline"
 	"github.com/fastpathlab/fplab/results/profile"
 )
 
@@ -37,7 +38,7 @@ func writeProfiles(b *strings.Builder, dir string) {
 			bd, err = profile.Buckets(p)
 		}
 		if err != nil {
-			t.Cell(gapMark + ": " + mdText(oneLineErr(err)))
+			t.Cell(gapMark + ": " + mdText(oneline.Err(err)))
 			continue
 		}
 		for _, k := range buckets {
@@ -51,5 +52,3 @@ func writeProfiles(b *strings.Builder, dir string) {
 	}
 	putTable(b, t)
 }
-
-func oneLineErr(err error) string { return strings.Join(strings.Fields(err.Error()), " ") }

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/fastpathlab/fplab/internal/atomicfile"
 )
 
 // Manifest describes one run: where and with what it measured, and the
@@ -50,12 +52,7 @@ func WriteManifest(dir string, m Manifest) error {
 		return fmt.Errorf("results: encode %s: %w", path, err)
 	}
 	data = append(data, '\n')
-	tmp := path + ".tmp"
-	if err := writeFileSync(tmp, data); err != nil {
-		return fmt.Errorf("results: write %s: %w", path, err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
+	if err := atomicfile.Write(path, data); err != nil {
 		return fmt.Errorf("results: write %s: %w", path, err)
 	}
 	return nil
@@ -73,20 +70,4 @@ func ReadManifest(dir string) (Manifest, error) {
 		return Manifest{}, fmt.Errorf("results: read %s: %w", path, err)
 	}
 	return m, nil
-}
-
-func writeFileSync(path string, data []byte) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }

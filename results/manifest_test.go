@@ -44,8 +44,14 @@ func TestManifestRoundTrip(t *testing.T) {
 	if !reflect.DeepEqual(got, m) {
 		t.Errorf("round trip:\n got %+v\nwant %+v", got, m)
 	}
-	if _, err := os.Stat(filepath.Join(dir, ManifestFile+".tmp")); !os.IsNotExist(err) {
-		t.Error("temporary manifest left behind")
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		if e.Name() != ManifestFile {
+			t.Errorf("%s left behind beside the manifest", e.Name())
+		}
 	}
 }
 

@@ -8,6 +8,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/fastpathlab/fplab/internal/atomicfile"
 )
 
 // SourcesFile lists, in a merged run directory, the runs it was merged
@@ -39,14 +41,14 @@ func WriteMergedTo(dir string, m Merged, opts TableOptions) error {
 	if err != nil {
 		return fmt.Errorf("results: encode %s: %v", SourcesFile, err)
 	}
-	if err := writeFileSync(filepath.Join(dir, SourcesFile), append(src, '\n')); err != nil {
+	if err := atomicfile.Write(filepath.Join(dir, SourcesFile), append(src, '\n')); err != nil {
 		return fmt.Errorf("results: write %s: %v", SourcesFile, err)
 	}
 	var raw bytes.Buffer
 	if err := WriteRaw(&raw, m.Run.Rows); err != nil {
 		return err
 	}
-	if err := writeFileSync(filepath.Join(dir, RawFile), raw.Bytes()); err != nil {
+	if err := atomicfile.Write(filepath.Join(dir, RawFile), raw.Bytes()); err != nil {
 		return fmt.Errorf("results: write %s: %v", RawFile, err)
 	}
 	return WriteTablesWith(dir, m.Run.Rows, opts)

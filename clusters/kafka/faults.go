@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/fastpathlab/fplab/internal/oneline"
 )
 
 // The fault protocol: one request line, one reply line, on a unix socket
@@ -108,10 +110,10 @@ func (c *Cluster) faultRequest(ctx context.Context, line string, killed *int) st
 		defer cancel()
 		n, err := c.Leader(lctx, f[1], int32(p))
 		if err != nil {
-			return "err " + oneLine(err)
+			return "err " + oneline.Err(err)
 		}
 		if err := c.KillBroker(n); err != nil {
-			return "err " + oneLine(err)
+			return "err " + oneline.Err(err)
 		}
 		*killed = n
 		return fmt.Sprintf("ok %d", n)
@@ -121,7 +123,7 @@ func (c *Cluster) faultRequest(ctx context.Context, line string, killed *int) st
 		}
 		n := *killed
 		if err := c.RestartBroker(ctx, n); err != nil {
-			return "err " + oneLine(err)
+			return "err " + oneline.Err(err)
 		}
 		*killed = -1
 		return fmt.Sprintf("ok %d", n)
@@ -184,5 +186,3 @@ func (f *FaultConn) request(ctx context.Context, line string) (int, error) {
 	}
 	return n, nil
 }
-
-func oneLine(err error) string { return strings.Join(strings.Fields(err.Error()), " ") }

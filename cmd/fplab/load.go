@@ -9,6 +9,7 @@ import (
 
 	"github.com/fastpathlab/fplab/cell"
 	"github.com/fastpathlab/fplab/clusters"
+	"github.com/fastpathlab/fplab/internal/listflag"
 	"github.com/fastpathlab/fplab/workloads"
 )
 
@@ -30,7 +31,7 @@ func runLoad(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		parts     = fs.Int("partitions", 6, "partition count")
 		topic     = fs.String("topic", "", "topic name (default: derived from the corpus)")
 		timeout   = fs.Duration("timeout", 5*time.Minute, "limit for the whole load")
-		props     listFlag
+		props     listflag.Strings
 	)
 	fs.Var(&props, "cluster-prop", "client property k=v (repeatable)")
 	if err := fs.Parse(args); err != nil {

@@ -14,8 +14,9 @@ import (
 	"os/signal"
 	"runtime"
 	"sort"
-	"strings"
 	"syscall"
+
+	"github.com/fastpathlab/fplab/internal/oneline"
 )
 
 // Set by the Makefile with -ldflags -X.
@@ -66,7 +67,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		if errors.Is(err, flag.ErrHelp) {
 			return 2
 		}
-		fmt.Fprintln(stderr, oneLine(err.Error()))
+		fmt.Fprintln(stderr, oneline.Err(err))
 		return 1
 	}
 	return 0
@@ -83,9 +84,6 @@ func usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-8s %s\n", n, commands[n].summary)
 	}
 }
-
-// oneLine keeps an error on one line, as the lab promises for bad input.
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // newFlags returns a flag set that returns errors instead of exiting or
 // printing them: run prints a bad flag's error once, on one line. Only -h
@@ -115,11 +113,5 @@ func (w *flagErrors) Write(p []byte) (int, error) {
 	w.wrote = true
 	return len(p), nil
 }
-
-// listFlag collects a repeated flag.
-type listFlag []string
-
-func (l *listFlag) String() string     { return strings.Join(*l, ",") }
-func (l *listFlag) Set(s string) error { *l = append(*l, s); return nil }
 
 func goarch() string { return runtime.GOARCH }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"runtime"
 
+	"github.com/fastpathlab/fplab/internal/atomicfile"
 	"github.com/fastpathlab/fplab/workloads"
 )
 
@@ -50,20 +51,7 @@ func writeHashes(path string, h []uint64) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("rung: hash cache: %w", err)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".hashes-*")
-	if err != nil {
-		return fmt.Errorf("rung: hash cache: %w", err)
-	}
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return fmt.Errorf("rung: hash cache: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("rung: hash cache: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
+	if err := atomicfile.Write(path, b); err != nil {
 		return fmt.Errorf("rung: hash cache: %w", err)
 	}
 	return nil

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/fastpathlab/fplab/clusters/kafka"
+	"github.com/fastpathlab/fplab/internal/oneline"
 	"github.com/fastpathlab/fplab/ladder/rungargs"
 	"github.com/fastpathlab/fplab/results"
 )
@@ -78,7 +79,7 @@ func runJavaPerf(ctx context.Context, c *rungargs.Cell, b Build, w io.Writer) er
 		return fmt.Errorf("rung: java consumer did not finish within the cell's timeout")
 	}
 	if err != nil {
-		return fmt.Errorf("rung: java consumer: %v: %s", err, oneLine(lastLines(out.String(), 3)))
+		return fmt.Errorf("rung: java consumer: %v: %s", err, oneline.Of(lastLines(out.String(), 3)))
 	}
 	r, err := parsePerf(out.String())
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/fastpathlab/fplab/alloc"
+	"github.com/fastpathlab/fplab/internal/oneline"
 	"github.com/fastpathlab/fplab/ladder/rungargs"
 )
 
@@ -91,7 +92,7 @@ func writeResult(w io.Writer, c *rungargs.Cell, b Build, client string, iters in
 	cfg = append(cfg, extra...)
 	var sb strings.Builder
 	for _, kv := range cfg {
-		fmt.Fprintf(&sb, "%s: %s\n", kv[0], oneLine(kv[1]))
+		fmt.Fprintf(&sb, "%s: %s\n", kv[0], configValue(kv[1]))
 	}
 	fmt.Fprintf(&sb, "BenchmarkLadder/%s %d", c.Name(), iters)
 	for _, m := range ms {
@@ -102,9 +103,10 @@ func writeResult(w io.Writer, c *rungargs.Cell, b Build, client string, iters in
 	return err
 }
 
-func oneLine(s string) string {
-	if s == "" {
+// configValue is a file-config value on one line, "unknown" when empty.
+func configValue(s string) string {
+	if s = oneline.Of(s); s == "" {
 		return "unknown"
 	}
-	return strings.Join(strings.Fields(s), " ")
+	return s
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/fastpathlab/fplab/cell"
+	"github.com/fastpathlab/fplab/internal/listflag"
 )
 
 // Parse decodes `fplab rung` flags, the inverse of Cell.Args, and validates
@@ -35,7 +36,7 @@ func Decode(args []string, usage io.Writer) (Cell, error) {
 		prof      = fs.String(cell.Prof, "", "prof=on: the cell's name says it is profiled")
 		bootstrap = fs.String("bootstrap", "", "bootstrap servers, host:port[,host:port...]")
 		secretsFD = fs.Int("secrets-fd", 0, "internal: read secret cluster props (a JSON object) from this inherited descriptor, then close it")
-		props     multiFlag
+		props     listflag.Strings
 	)
 	fs.StringVar(&c.Path, cell.Path, cell.PathFast, "consume path: "+strings.Join(cell.Paths(), ", "))
 	fs.StringVar(&c.Format, cell.Format, cell.FormatJSON, "message format: "+strings.Join(cell.Formats(), ", "))
@@ -124,9 +125,3 @@ func Decode(args []string, usage io.Writer) (Cell, error) {
 	}
 	return c, nil
 }
-
-// multiFlag collects a repeated flag.
-type multiFlag []string
-
-func (l *multiFlag) String() string     { return strings.Join(*l, ",") }
-func (l *multiFlag) Set(s string) error { *l = append(*l, s); return nil }

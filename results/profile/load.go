@@ -22,17 +22,17 @@ func Load(path string) (*profile.Profile, error) {
 		if errors.As(err, &pe) {
 			err = pe.Err
 		}
-		return nil, fmt.Errorf("profile: %s: %s", path, oneLine(err.Error()))
+		return nil, fmt.Errorf("profile: %s: %s", path, firstLine(err.Error()))
 	}
 	p, err := profile.ParseData(data)
 	if err != nil {
-		return nil, fmt.Errorf("profile: %s: not a profile: %s", path, strings.TrimPrefix(oneLine(err.Error()), "parsing profile: "))
+		return nil, fmt.Errorf("profile: %s: not a profile: %s", path, strings.TrimPrefix(firstLine(err.Error()), "parsing profile: "))
 	}
 	return p, nil
 }
 
-// oneLine keeps the first line of a message.
-func oneLine(s string) string {
+// firstLine keeps the first line of a message.
+func firstLine(s string) string {
 	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
 	return s
 }

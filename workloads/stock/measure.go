@@ -4,13 +4,13 @@ import (
 	"context"
 	"fmt"
 	"runtime"
-	"strings"
 	"syscall"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/fastpathlab/fplab/cell"
+	"github.com/fastpathlab/fplab/internal/oneline"
 	"github.com/fastpathlab/fplab/workloads"
 )
 
@@ -203,14 +203,14 @@ func measureOne(ctx context.Context, r Route, cp *workloads.Corpus, msgs [][]byt
 			c0, t0 := cpuTime(), time.Now()
 			for i := from; i < to; i++ {
 				if err := d.Append(msgs[i]); err != nil {
-					return 0, 0, fmt.Errorf("record %d: %v", i, oneLine(err))
+					return 0, 0, fmt.Errorf("record %d: %v", i, oneline.Err(err))
 				}
 			}
 			rec, err := d.NewRecordBatch()
 			wall += time.Since(t0)
 			cpu += cpuTime() - c0
 			if err != nil {
-				return 0, 0, fmt.Errorf("batch %d: %v", b, oneLine(err))
+				return 0, 0, fmt.Errorf("batch %d: %v", b, oneline.Err(err))
 			}
 			rows, sum := int(rec.NumRows()), workloads.BatchChecksum(rec)
 			rec.Release()
@@ -262,5 +262,3 @@ func cpuTime() time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
-
-func oneLine(err error) string { return strings.Join(strings.Fields(err.Error()), " ") }
