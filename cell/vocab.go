@@ -346,3 +346,9 @@ func Less(key, a, b string) bool {
 	}
 	return a < b
 }
+
+// MaxPartitions is the most partitions a corpus topic may have: the
+// embedded cluster, the loader, every consume path and the ceiling refuse
+// more, and a spec asking for more is refused when it is read. One bound,
+// so a topic one of them accepts is never refused by another.
+const MaxPartitions = 1024

@@ -1,6 +1,10 @@
 package clusters
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/fastpathlab/fplab/cell"
+)
 
 // limit is one bounded integer setting of the embedded cluster or the loader.
 type limit struct {
@@ -11,7 +15,7 @@ type limit struct {
 // The limits of what the embedded cluster and the loader accept.
 var (
 	brokersLimit    = limit{name: "brokers", lo: 1, hi: 9}
-	partitionsLimit = limit{name: "partitions", lo: 1, hi: 1024}
+	partitionsLimit = limit{name: "partitions", lo: 1, hi: cell.MaxPartitions}
 )
 
 // bounded pairs a value with the limit it must respect.

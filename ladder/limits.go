@@ -26,9 +26,8 @@ const (
 	// Kafka starts with more than 9 brokers. An external cluster's broker
 	// count is the cluster's business and is not bounded.
 	maxBrokers = 9
-	// maxPartitions is clusters' partitionsLimit and source's
-	// limits.maxParts: the loader and every reader refuse more than 1024.
-	maxPartitions = 1024
+	// maxPartitions is the loader's and every reader's bound.
+	maxPartitions = cell.MaxPartitions
 	// maxRecords bounds the corpus. The embedded cluster (kfake) keeps every
 	// record in the broker process's memory, and every corpus of a run stays
 	// there until the run ends: at 144 bytes a record (bid json and raw;

@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
 
+	"github.com/fastpathlab/fplab/cell"
 	"github.com/fastpathlab/fplab/source/consume"
 	"github.com/fastpathlab/fplab/workloads"
 )
@@ -60,7 +61,7 @@ var limits = struct {
 	minBatch, maxBatch     int
 	minParts, maxParts     int
 	minTimeout, maxTimeout time.Duration
-}{1, 1 << 20, 1, 1024, 100 * time.Millisecond, time.Hour}
+}{1, 1 << 20, 1, cell.MaxPartitions, 100 * time.Millisecond, time.Hour}
 
 func (c *Config) validate() error {
 	if _, err := consume.ParsePath(string(c.Path)); err != nil {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/fastpathlab/fplab/cell"
 )
 
 // Config is one ceiling read: which topic, on which cluster, with which
@@ -52,7 +54,7 @@ var limits = struct {
 	minParts, maxParts int
 	maxBytes           int32
 	maxWait            time.Duration
-}{1, 10000, 1 << 30, 5 * time.Minute} // librdkafka caps fetch.wait.max.ms at 300000
+}{1, cell.MaxPartitions, 1 << 30, 5 * time.Minute} // librdkafka caps fetch.wait.max.ms at 300000
 
 // withDefaults returns c with its zero fetch sizes set to the defaults.
 func (c Config) withDefaults() Config {
