@@ -19,26 +19,17 @@ import (
 	"github.com/twmb/franz-go/pkg/kfake"
 
 	"github.com/fastpathlab/fplab/clusters"
+	"github.com/fastpathlab/fplab/clusters/clusterstest"
 )
 
 // The SASL and TLS mappings are checked against kfake in this process:
 // these tests look at behaviour only, never at figures.
 
-func inProcessCluster(t *testing.T, opts ...kfake.Opt) []string {
-	t.Helper()
-	c, err := kfake.NewCluster(append([]kfake.Opt{kfake.NumBrokers(1)}, opts...)...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(c.Close)
-	return c.ListenAddrs()
-}
-
 func TestSASLProps(t *testing.T) {
-	addrs := inProcessCluster(t, kfake.EnableSASL(),
+	addrs := clusterstest.InProcess(t, kfake.EnableSASL(),
 		kfake.Superuser("PLAIN", "alice", "pw-plain"),
 		kfake.Superuser("SCRAM-SHA-256", "bob", "pw-scram256"),
-		kfake.Superuser("SCRAM-SHA-512", "carol", "pw-scram512"))
+		kfake.Superuser("SCRAM-SHA-512", "carol", "pw-scram512")).ListenAddrs()
 	ctx, cancel := context.WithTimeout(t.Context(), failSafe)
 	defer cancel()
 	users := []struct{ mech, user, pass string }{
@@ -157,7 +148,7 @@ func testCerts(t *testing.T) (caFile string, server tls.Certificate) {
 
 func TestTLSProps(t *testing.T) {
 	caFile, server := testCerts(t)
-	addrs := inProcessCluster(t, kfake.TLS(&tls.Config{Certificates: []tls.Certificate{server}, MinVersion: tls.VersionTLS12}))
+	addrs := clusterstest.InProcess(t, kfake.TLS(&tls.Config{Certificates: []tls.Certificate{server}, MinVersion: tls.VersionTLS12})).ListenAddrs()
 	// A refused handshake is retried until the deadline, so the cases that
 	// must fail get a short one (no answer can turn a refusal into
 	// success); those that must pass get the fail-safe, so that a loaded

@@ -11,6 +11,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/fastpathlab/fplab/clusters"
+	"github.com/fastpathlab/fplab/clusters/clusterstest"
 )
 
 // TestOffsetsAfterLeaderMove: a listing answered with a retriable error,
@@ -19,11 +20,7 @@ import (
 // error, or a retriable one that lasts past the context, fails on one
 // line naming the topic.
 func TestOffsetsAfterLeaderMove(t *testing.T) {
-	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(3, "t"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(c.Close)
+	c := clusterstest.InProcess(t, kfake.SeedTopics(3, "t"))
 	cl := clusters.Cluster{Bootstrap: c.ListenAddrs()}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -35,7 +32,7 @@ func TestOffsetsAfterLeaderMove(t *testing.T) {
 	seen.Remove()
 
 	h := c.Fault(kfake.Fault{Keys: []kmsg.Key{kmsg.ListOffsets}, Topic: "t", Err: kerr.UnknownServerError})
-	_, err = clusters.TopicReady(ctx, cl, "t", 3, 3)
+	_, err := clusters.TopicReady(ctx, cl, "t", 3, 3)
 	if err == nil || !strings.Contains(err.Error(), "clusters: offsets of topic t") || !strings.Contains(err.Error(), "UNKNOWN_SERVER_ERROR") {
 		t.Fatalf("non-retriable error: %v", err)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 	"github.com/twmb/franz-go/pkg/sasl/plain"
 
+	"github.com/fastpathlab/fplab/clusters/clusterstest"
 	"github.com/fastpathlab/fplab/source"
 	"github.com/fastpathlab/fplab/source/consume"
 	"github.com/fastpathlab/fplab/workloads"
@@ -51,8 +52,7 @@ func TestSASLAndAuthorization(t *testing.T) {
 	describeTopic := allow(kmsg.ACLResourceTypeTopic, topic, kmsg.ACLResourcePatternTypeLiteral, kmsg.ACLOperationDescribe)
 	// the librdkafka paths' group.id is fplab-<path>-<time>
 	readGroup := allow(kmsg.ACLResourceTypeGroup, "fplab-", kmsg.ACLResourcePatternTypePrefixed, kmsg.ACLOperationRead, kmsg.ACLOperationDescribe)
-	c, err := kfake.NewCluster(
-		kfake.NumBrokers(1),
+	c := clusterstest.InProcess(t,
 		kfake.EnableSASL(),
 		kfake.Superuser("PLAIN", "admin", "admin-secret"),
 		kfake.EnableACLs(),
@@ -62,10 +62,6 @@ func TestSASLAndAuthorization(t *testing.T) {
 		kfake.User("PLAIN", "describer", "describer-secret", append(describeTopic, readGroup...)...),
 		kfake.SeedTopics(testParts, topic),
 	)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
 	bs := c.ListenAddrs()
 
 	s, _ := workloads.SchemaByName("bid")

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/fastpathlab/fplab/clusters"
+	"github.com/twmb/franz-go/pkg/kfake"
 )
 
 // brokerArg, as the first argument, turns a test binary into a broker.
@@ -82,4 +83,18 @@ func StartEmbeddedT(t testing.TB, argv []string) *clusters.Embedded {
 func StartSelfT(t testing.TB, brokers, partitions int) *clusters.Embedded {
 	t.Helper()
 	return StartEmbeddedT(t, SelfArgv(brokers, partitions))
+}
+
+// InProcess starts a kfake cluster in the test's own process (one broker
+// unless opts say otherwise) and closes it when the test ends. It shares
+// the test's cores and heap: fine for behaviour and counts, never for
+// figures, which come from a broker in its own process (StartSelfT).
+func InProcess(t testing.TB, opts ...kfake.Opt) *kfake.Cluster {
+	t.Helper()
+	c, err := kfake.NewCluster(append([]kfake.Opt{kfake.NumBrokers(1)}, opts...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	return c
 }

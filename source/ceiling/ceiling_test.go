@@ -8,6 +8,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/sasl/plain"
 
+	"github.com/fastpathlab/fplab/clusters/clusterstest"
 	"github.com/fastpathlab/fplab/source/ceiling"
 )
 
@@ -18,7 +19,7 @@ import (
 func loaded(t *testing.T) (*kfake.Cluster, *corpus) {
 	t.Helper()
 	const topic, parts = "corpus", 6
-	c := inProcessCluster(t, kfake.NumBrokers(3), kfake.SeedTopics(parts, topic))
+	c := clusterstest.InProcess(t, kfake.NumBrokers(3), kfake.SeedTopics(parts, topic))
 	for p := range int32(parts) {
 		if err := c.MoveTopicPartition(topic, p, p%3); err != nil {
 			t.Fatal(err)
@@ -85,7 +86,7 @@ func TestCounts(t *testing.T) {
 
 // TestEmptyTopic: every partition's start is its stop, nothing is fetched.
 func TestEmptyTopic(t *testing.T) {
-	c := inProcessCluster(t, kfake.SeedTopics(3, "empty"))
+	c := clusterstest.InProcess(t, kfake.SeedTopics(3, "empty"))
 	got, err := ceiling.Read(t.Context(), config(c, "empty", 3))
 	if err != nil {
 		t.Fatal(err)
@@ -97,7 +98,7 @@ func TestEmptyTopic(t *testing.T) {
 }
 
 func TestSASL(t *testing.T) {
-	c := inProcessCluster(t, kfake.EnableSASL(), kfake.Superuser("PLAIN", "alice", "pw-plain"), kfake.SeedTopics(2, "sasl"))
+	c := clusterstest.InProcess(t, kfake.EnableSASL(), kfake.Superuser("PLAIN", "alice", "pw-plain"), kfake.SeedTopics(2, "sasl"))
 	k := newCorpus("sasl", 2)
 	props := map[string]string{"security.protocol": "SASL_PLAINTEXT", "sasl.mechanism": "PLAIN",
 		"sasl.username": "alice", "sasl.password": "pw-plain"}

@@ -24,18 +24,6 @@ func await[T any](t *testing.T, ch <-chan T, what string) T {
 	return failsafe.Await(t, ch, what)
 }
 
-// inProcessCluster is a kfake cluster in this process, closed when the
-// test ends; fine for behaviour and counts, never for figures.
-func inProcessCluster(t *testing.T, opts ...kfake.Opt) *kfake.Cluster {
-	t.Helper()
-	c, err := kfake.NewCluster(append([]kfake.Opt{kfake.NumBrokers(1)}, opts...)...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(c.Close)
-	return c
-}
-
 // config is a Read of topic on c with a fail-safe stall timeout.
 func config(c *kfake.Cluster, topic string, partitions int) ceiling.Config {
 	return ceiling.Config{Bootstrap: c.ListenAddrs(), Topic: topic, Partitions: partitions, Timeout: failSafe}

@@ -10,6 +10,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
+	"github.com/fastpathlab/fplab/clusters/clusterstest"
 	"github.com/fastpathlab/fplab/source/ceiling"
 )
 
@@ -17,7 +18,7 @@ import (
 // uneven batches.
 func small(t *testing.T) (*kfake.Cluster, *corpus) {
 	t.Helper()
-	c := inProcessCluster(t, kfake.SeedTopics(3, "t"))
+	c := clusterstest.InProcess(t, kfake.SeedTopics(3, "t"))
 	k := newCorpus("t", 3)
 	k.produce(t, c.ListenAddrs(), 0, map[int32]int{0: 5, 1: 2})
 	k.produce(t, c.ListenAddrs(), 4, map[int32]int{0: 3, 2: 7})
@@ -32,7 +33,7 @@ func read(t *testing.T, cfg ceiling.Config) (ceiling.Result, error) {
 }
 
 func TestUnknownTopic(t *testing.T) {
-	c := inProcessCluster(t)
+	c := clusterstest.InProcess(t)
 	_, err := read(t, config(c, "nope", 1))
 	oneLine(t, err, `ceiling: topic "nope" does not exist`)
 }

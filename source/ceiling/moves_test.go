@@ -9,6 +9,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
+	"github.com/fastpathlab/fplab/clusters/clusterstest"
 	"github.com/fastpathlab/fplab/source/ceiling"
 )
 
@@ -16,7 +17,7 @@ import (
 // runs are fetched from their new leader, and nothing is counted twice.
 func TestLeaderMoves(t *testing.T) {
 	const topic = "moves"
-	c := inProcessCluster(t, kfake.NumBrokers(3), kfake.SeedTopics(4, topic))
+	c := clusterstest.InProcess(t, kfake.NumBrokers(3), kfake.SeedTopics(4, topic))
 	for p := range int32(4) {
 		if err := c.MoveTopicPartition(topic, p, 0); err != nil {
 			t.Fatal(err)
