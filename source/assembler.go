@@ -123,7 +123,7 @@ func (a *assembler) advance(p int32, to int64) {
 
 func (a *assembler) check(p int32) error {
 	if int(p) < 0 || int(p) >= len(a.pos) {
-		return fmt.Errorf("source: record from unexpected partition %d", p)
+		return fmt.Errorf("record from unexpected partition %d", p)
 	}
 	return nil
 }
@@ -194,12 +194,12 @@ func (a *assembler) stalled(timeout time.Duration) error {
 			behind = append(behind, fmt.Sprintf("p%d at %d of %d", p, a.pos[p], a.stop[p]))
 		}
 	}
-	return fmt.Errorf("source: no message for %v (%v)", timeout, behind)
+	return fmt.Errorf("no message for %v (%v)", timeout, behind)
 }
 
 // outOfRange is the error of a read whose position in p fell below the
 // partition's log start: the records there were deleted, and the client
 // was told not to skip ahead silently.
-func outOfRange(path consume.Path, p int32, off int64, cause any) error {
-	return fmt.Errorf("source: %s: partition %d: offset %d is out of range (records deleted?): %v", path, p, off, cause)
+func outOfRange(path consume.Path, p int32, off int64, cause error) error {
+	return fmt.Errorf("%s: partition %d: offset %d is out of range (records deleted?): %w", path, p, off, cause)
 }

@@ -120,8 +120,8 @@ func TestFailureClasses(t *testing.T) {
 	if !kerrRetriable(kerr.NotLeaderForPartition) {
 		t.Errorf("kerrRetriable(NOT_LEADER_FOR_PARTITION) = false")
 	}
-	err := rdkError("fast", kafka.ErrAutoOffsetReset, 2, 17, "fetch failed: Broker: Offset out of range")
-	if want := "source: fast: partition 2: offset 17 is out of range (records deleted?): fetch failed: Broker: Offset out of range"; err.Error() != want {
+	err := rdkError("fast", kafka.ErrAutoOffsetReset, 2, 17, kafka.NewError(kafka.ErrAutoOffsetReset, "fetch failed: Broker: Offset out of range", false))
+	if want := "fast: partition 2: offset 17 is out of range (records deleted?): fetch failed: Broker: Offset out of range"; err.Error() != want {
 		t.Errorf("out of range: %q, want %q", err, want)
 	}
 }
@@ -142,7 +142,7 @@ func TestFranzProperties(t *testing.T) {
 	}
 	bad := map[string]string{"fetch.min.bytes": "1", "sasl.password": "hunter2"}
 	_, err := franzSASL(bad)
-	if err == nil || !strings.HasPrefix(err.Error(), `source: franz: client property "fetch.min.bytes" is not taken`) ||
+	if err == nil || !strings.HasPrefix(err.Error(), `franz: client property "fetch.min.bytes" is not taken`) ||
 		strings.Contains(err.Error(), "\n") || strings.Contains(err.Error(), "hunter2") {
 		t.Errorf("%v: %v, want one line naming the property, no password", bad, err)
 	}

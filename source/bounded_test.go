@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -19,143 +18,34 @@ import (
 	"github.com/fastpathlab/fplab/workloads"
 )
 
-// shapedRuns names a fresh topic per load: -count reuses the cluster.
-var shapedRuns atomic.Int64
-
 // shaped is a topic written by a workloads.Layout: its records at the
 // layout's partitions and offsets, tombstones with null values, and
 // transactions committed or aborted as the layout says.
 type shaped struct {
-	topic  string
-	layout *workloads.Layout
-	corpus *workloads.Corpus
-	codec  workloads.Codec
-	null   uint64 // the row hash of a tombstone's all-null row
+	*topic
+	null uint64 // the row hash of a tombstone's all-null row
 }
 
-// loadShaped creates a topic of testParts partitions and writes count
-// records of the bid corpus in format f by shape, with kgo (transactional
-// when the shape has transactions). It checks every partition's high
-// watermark is the layout's End.
+// loadShaped loads count records of the bid corpus in format f by shape
+// into a fresh topic (seed 11; the loader checks every partition's high
+// watermark is the layout's End).
 func loadShaped(t *testing.T, name string, f workloads.Format, count int, shape workloads.Shape) *shaped {
 	t.Helper()
-	s, err := workloads.SchemaByName("bid")
-	if err != nil {
-		t.Fatal(err)
-	}
-	codec, err := workloads.NewCodec(f, s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := workloads.NewLayout(11, count, testParts, shape)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sh := &shaped{
-		topic:  fmt.Sprintf("%s%d-%s", name, shapedRuns.Add(1), f),
-		layout: l,
-		corpus: workloads.NewCorpus(s, codec, 11, count),
-		codec:  codec,
-		null:   workloads.NullRowHash(codec.Schema()),
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	opts := []kgo.Opt{
-		kgo.SeedBrokers(bootstrap(t)...),
-		kgo.DefaultProduceTopic(sh.topic),
-		kgo.RecordPartitioner(kgo.ManualPartitioner()),
-	}
-	if shape.Txn {
-		opts = append(opts, kgo.TransactionalID(sh.topic))
-	}
-	cl, err := kgo.NewClient(opts...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cl.Close()
-	if _, err := kadm.NewClient(cl).CreateTopic(ctx, testParts, -1, nil, sh.topic); err != nil {
-		t.Fatal(err)
-	}
-	// records of partition p with sequence numbers [from, to)
-	records := func(p, from, to int) []*kgo.Record {
-		var rs []*kgo.Record
-		for seq := from; seq < to; seq++ {
-			i, _ := l.Index(int32(p), seq)
-			r := &kgo.Record{Partition: int32(p)}
-			if !l.Null(i) {
-				r.Value = sh.corpus.Message(nil, i)
-			}
-			rs = append(rs, r)
-		}
-		return rs
-	}
-	if !shape.Txn {
-		var rs []*kgo.Record
-		for p := range testParts {
-			rs = append(rs, records(p, 0, l.Records(p))...)
-		}
-		if err := cl.ProduceSync(ctx, rs...).FirstErr(); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for k := range l.Txns() {
-		if err := cl.BeginTransaction(); err != nil {
-			t.Fatal(err)
-		}
-		var rs []*kgo.Record
-		for p := range testParts {
-			from, to := l.TxnRange(p, k)
-			rs = append(rs, records(p, from, to)...)
-		}
-		if err := cl.ProduceSync(ctx, rs...).FirstErr(); err != nil {
-			t.Fatal(err)
-		}
-		if err := cl.EndTransaction(ctx, kgo.TransactionEndTry(!l.Aborted(k))); err != nil {
-			t.Fatal(err)
-		}
-	}
-	ends, err := kadm.NewClient(cl).ListEndOffsets(ctx, sh.topic)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for p := range testParts {
-		o, ok := ends.Lookup(sh.topic, int32(p))
-		if !ok || o.Err != nil || o.Offset != l.End(p) {
-			t.Fatalf("partition %d ends at %+v, layout says %d", p, o, l.End(p))
-		}
-	}
-	return sh
+	tp := loadTopic(t, f, fresh(name), withSeed(11), withRecords(count), withShape(shape))
+	return &shaped{topic: tp, null: workloads.NullRowHash(tp.codec.Schema())}
 }
 
-// append produces n more committed records to every partition, values of
-// the corpus's first records, and waits until the cluster has them.
-func (sh *shaped) append(t *testing.T, n int) {
+// appendCommitted produces n more committed records to every partition,
+// values of the corpus's first records.
+func (sh *shaped) appendCommitted(t *testing.T, n int) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	cl, err := kgo.NewClient(kgo.SeedBrokers(bootstrap(t)...), kgo.DefaultProduceTopic(sh.topic),
-		kgo.RecordPartitioner(kgo.ManualPartitioner()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cl.Close()
-	var rs []*kgo.Record
-	for p := range testParts {
+	values := make(map[int32][][]byte, testParts)
+	for p := range int32(testParts) {
 		for i := range n {
-			rs = append(rs, &kgo.Record{Partition: int32(p), Value: sh.corpus.Message(nil, i)})
+			values[p] = append(values[p], sh.corpus.Message(nil, i))
 		}
 	}
-	if err := cl.ProduceSync(ctx, rs...).FirstErr(); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// config is a reader's configuration for the shaped topic.
-func (sh *shaped) config(p consume.Path, batch int, mem memory.Allocator) source.Config {
-	return source.Config{
-		Path: p, Bootstrap: clusterBS, Topic: sh.topic, Partitions: testParts, // set by loadShaped
-		Batch: batch, Codec: sh.codec, Mem: mem, Timeout: 20 * time.Second,
-	}
+	sh.append(t, values)
 }
 
 // want lists, per partition, the offsets a read_committed read of
@@ -252,15 +142,6 @@ func readShaped(t *testing.T, sh *shaped, cfg source.Config, stop []int64, opene
 	}
 	out.stats = r.Stats()
 	return out
-}
-
-// ends is every partition's End by the layout.
-func (sh *shaped) ends() []int64 {
-	e := make([]int64, testParts)
-	for p := range e {
-		e[p] = sh.layout.End(p)
-	}
-	return e
 }
 
 // batchFor picks a batch size that leaves the last batch short, so the
@@ -364,7 +245,7 @@ func TestRecordsAppendedAfterOpen(t *testing.T) {
 				mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 				defer mem.AssertSize(t, 0)
 				cfg := sh.config(p, batchFor(t, tally.Records), mem)
-				got := readShaped(t, sh, cfg, stop, func() { sh.append(t, 20) })
+				got := readShaped(t, sh, cfg, stop, func() { sh.appendCommitted(t, 20) })
 				if !equalOffsets(got.offsets, want) || got.stats.Records != int64(tally.Records) {
 					t.Errorf("%d rows, want the %d committed records before the stop", got.stats.Records, tally.Records)
 				}
@@ -381,17 +262,7 @@ func TestTombstonesAreNullRows(t *testing.T) {
 	sh := loadShaped(t, "nulls", workloads.FormatJSON, 900, workloads.Shape{Nulls: 0.2})
 	tally := sh.layout.Tally()
 	// one empty, non-null value after partition 1's records
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	cl, err := kgo.NewClient(kgo.SeedBrokers(bootstrap(t)...), kgo.DefaultProduceTopic(sh.topic), kgo.RecordPartitioner(kgo.ManualPartitioner()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = cl.ProduceSync(ctx, &kgo.Record{Partition: 1, Value: []byte{}}).FirstErr()
-	cl.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	sh.append(t, map[int32][][]byte{1: {{}}})
 	stop := sh.ends()
 	stop[1]++
 	for p := range testParts {
@@ -482,7 +353,7 @@ func TestStartBelowLogStart(t *testing.T) {
 		t.Fatal(err)
 	}
 	var del kadm.Offsets
-	del.Add(kadm.Offset{Topic: sh.topic, Partition: 0, At: 50})
+	del.Add(kadm.Offset{Topic: sh.name, Partition: 0, At: 50})
 	res, err := kadm.NewClient(cl).DeleteRecords(ctx, del)
 	cl.Close()
 	if err == nil {
@@ -516,7 +387,7 @@ func TestStartBelowLogStart(t *testing.T) {
 				rows += b.Rec.NumRows()
 				b.Rec.Release()
 			}
-			want := fmt.Sprintf("source: %s: partition 0: offset 0 is out of range (records deleted?): ", p)
+			want := fmt.Sprintf("%s: partition 0: offset 0 is out of range (records deleted?): ", p)
 			if errors.Is(err, io.EOF) || !strings.HasPrefix(err.Error(), want) || strings.Contains(err.Error(), "\n") {
 				t.Fatalf("after %d rows: %v; want one line starting %q", rows, err, want)
 			}

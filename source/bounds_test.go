@@ -30,7 +30,7 @@ func TestBoundsLadderMirrors(t *testing.T) {
 		t.Errorf("batch %d: %v", cfg.Batch, err)
 	}
 	cfg.Batch = maxBatch // passes the batch check, stops at the missing codec
-	if _, err := source.Open(canceled, cfg); err == nil || err.Error() != "source: no codec" {
+	if _, err := source.Open(canceled, cfg); err == nil || err.Error() != "no codec" {
 		t.Errorf("batch %d: %v", cfg.Batch, err)
 	}
 
@@ -40,7 +40,7 @@ func TestBoundsLadderMirrors(t *testing.T) {
 		t.Errorf("partitions %d: %v", cfg.Partitions, err)
 	}
 	cfg.Partitions = maxPartitions
-	if _, err := source.Open(canceled, cfg); err == nil || err.Error() != "source: no codec" {
+	if _, err := source.Open(canceled, cfg); err == nil || err.Error() != "no codec" {
 		t.Errorf("partitions %d: %v", cfg.Partitions, err)
 	}
 }
@@ -48,14 +48,7 @@ func TestBoundsLadderMirrors(t *testing.T) {
 // TestValidationNamesTheField covers the checks Open makes before it
 // starts a client, each with the error that names the bad field.
 func TestValidationNamesTheField(t *testing.T) {
-	s, err := workloads.SchemaByName("bid")
-	if err != nil {
-		t.Fatal(err)
-	}
-	codec, err := workloads.NewCodec(workloads.FormatJSON, s)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, codec := bidCodec(t, workloads.FormatJSON)
 	ok := source.Config{
 		Path: consume.PathFast, Bootstrap: []string{"127.0.0.1:1"}, Topic: "t", Partitions: 2,
 		Batch: 8, Codec: codec, Mem: memory.NewGoAllocator(), Timeout: time.Second,
@@ -65,14 +58,14 @@ func TestValidationNamesTheField(t *testing.T) {
 		mod  func(*source.Config)
 		want string
 	}{
-		{"unknown path", func(c *source.Config) { c.Path = "slow" }, `source: unknown path "slow"`},
-		{"no bootstrap", func(c *source.Config) { c.Bootstrap = nil }, "source: no bootstrap servers"},
-		{"no topic", func(c *source.Config) { c.Topic = "" }, "source: no topic"},
-		{"timeout", func(c *source.Config) { c.Timeout = time.Millisecond }, "source: timeout must be 100ms..1h0m0s, got 1ms"},
-		{"no allocator", func(c *source.Config) { c.Mem = nil }, "source: no Arrow allocator"},
-		{"start offsets", func(c *source.Config) { c.Start = []int64{0} }, "source: 1 start offsets for 2 partitions"},
-		{"stop offsets", func(c *source.Config) { c.Stop = []int64{0, 0, 0} }, "source: 3 stop offsets for 2 partitions"},
-		{"fixed prop", func(c *source.Config) { c.Props = map[string]string{"group.id": "x"} }, `source: client property "group.id" is set by the lab`},
+		{"unknown path", func(c *source.Config) { c.Path = "slow" }, `unknown path "slow"`},
+		{"no bootstrap", func(c *source.Config) { c.Bootstrap = nil }, "no bootstrap servers"},
+		{"no topic", func(c *source.Config) { c.Topic = "" }, "no topic"},
+		{"timeout", func(c *source.Config) { c.Timeout = time.Millisecond }, "timeout must be 100ms..1h0m0s, got 1ms"},
+		{"no allocator", func(c *source.Config) { c.Mem = nil }, "no Arrow allocator"},
+		{"start offsets", func(c *source.Config) { c.Start = []int64{0} }, "1 start offsets for 2 partitions"},
+		{"stop offsets", func(c *source.Config) { c.Stop = []int64{0, 0, 0} }, "3 stop offsets for 2 partitions"},
+		{"fixed prop", func(c *source.Config) { c.Props = map[string]string{"group.id": "x"} }, `client property "group.id" is set by the lab`},
 	}
 	canceled, cancel := context.WithCancel(context.Background())
 	cancel()

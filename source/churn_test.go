@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/fastpathlab/fplab/alloc"
-	"github.com/fastpathlab/fplab/source"
 	"github.com/fastpathlab/fplab/source/consume"
 	"github.com/fastpathlab/fplab/workloads"
 )
@@ -23,7 +22,7 @@ func TestConsumeUnderThreadChurn(t *testing.T) {
 	if _, err := alloc.Proof(); err != nil {
 		t.Fatal(err)
 	}
-	c, codec, topic := corpus(t, workloads.FormatRaw)
+	tp := loadTopic(t, workloads.FormatRaw)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	var wg sync.WaitGroup
@@ -36,10 +35,7 @@ func TestConsumeUnderThreadChurn(t *testing.T) {
 	mem := alloc.Checked()
 	for i := 0; i < 3; i++ {
 		for _, p := range []consume.Path{consume.PathFast, consume.PathShallow} {
-			st, _ := drain(t, source.Config{
-				Path: p, Bootstrap: bootstrap(t), Topic: topic, Partitions: testParts,
-				Batch: 256, Codec: codec, Mem: mem, Timeout: 20 * time.Second,
-			}, c)
+			st, _ := drain(t, tp.config(p, 256, mem), tp.corpus)
 			if st.Records != testRecords {
 				t.Fatalf("%s under churn: %d records, want %d", p, st.Records, testRecords)
 			}

@@ -69,33 +69,33 @@ func (c *Config) validate() error {
 	}
 	switch {
 	case len(c.Bootstrap) == 0:
-		return fmt.Errorf("source: no bootstrap servers")
+		return fmt.Errorf("no bootstrap servers")
 	case c.Topic == "":
-		return fmt.Errorf("source: no topic")
+		return fmt.Errorf("no topic")
 	case c.Batch < limits.minBatch || c.Batch > limits.maxBatch:
-		return fmt.Errorf("source: batch must be %d..%d, got %d", limits.minBatch, limits.maxBatch, c.Batch)
+		return fmt.Errorf("batch must be %d..%d, got %d", limits.minBatch, limits.maxBatch, c.Batch)
 	case c.Partitions < limits.minParts || c.Partitions > limits.maxParts:
-		return fmt.Errorf("source: partitions must be %d..%d, got %d", limits.minParts, limits.maxParts, c.Partitions)
+		return fmt.Errorf("partitions must be %d..%d, got %d", limits.minParts, limits.maxParts, c.Partitions)
 	case c.Timeout < limits.minTimeout || c.Timeout > limits.maxTimeout:
-		return fmt.Errorf("source: timeout must be %v..%v, got %v", limits.minTimeout, limits.maxTimeout, c.Timeout)
+		return fmt.Errorf("timeout must be %v..%v, got %v", limits.minTimeout, limits.maxTimeout, c.Timeout)
 	case c.Codec == nil:
-		return fmt.Errorf("source: no codec")
+		return fmt.Errorf("no codec")
 	case c.Decoder != "" && c.Decoder != "lab" && c.Decoder != "stock" && c.Decoder != consume.DecoderNone:
-		return fmt.Errorf("source: decoder must be lab, stock or none, got %q", c.Decoder)
+		return fmt.Errorf("decoder must be lab, stock or none, got %q", c.Decoder)
 	case c.Decoder == consume.DecoderNone && c.Path == consume.PathRowwise:
-		return fmt.Errorf("source: decoder none (the consume-only twin) runs on the shallow, fast and franz paths, not rowwise")
+		return fmt.Errorf("decoder none (the consume-only twin) runs on the shallow, fast and franz paths, not rowwise")
 	case c.Decoder == "stock" && c.Path != consume.PathShallow && c.Path != consume.PathFast:
-		return fmt.Errorf("source: decoder stock runs on the shallow and fast paths, not %s", c.Path)
+		return fmt.Errorf("decoder stock runs on the shallow and fast paths, not %s", c.Path)
 	case c.Mem == nil:
-		return fmt.Errorf("source: no Arrow allocator")
+		return fmt.Errorf("no Arrow allocator")
 	case c.Start != nil && len(c.Start) != c.Partitions:
-		return fmt.Errorf("source: %d start offsets for %d partitions", len(c.Start), c.Partitions)
+		return fmt.Errorf("%d start offsets for %d partitions", len(c.Start), c.Partitions)
 	case c.Stop != nil && len(c.Stop) != c.Partitions:
-		return fmt.Errorf("source: %d stop offsets for %d partitions", len(c.Stop), c.Partitions)
+		return fmt.Errorf("%d stop offsets for %d partitions", len(c.Stop), c.Partitions)
 	}
 	for k := range c.Props {
 		if _, fixed := fixedProps[k]; fixed {
-			return fmt.Errorf("source: client property %q is set by the lab and cannot be overridden", k)
+			return fmt.Errorf("client property %q is set by the lab and cannot be overridden", k)
 		}
 	}
 	return nil

@@ -7,6 +7,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
+
 	"github.com/fastpathlab/fplab/source/consume"
 	"github.com/fastpathlab/fplab/source/internal/drain"
 	"github.com/fastpathlab/fplab/workloads"
@@ -99,7 +101,7 @@ func (r *fastReader) Next(ctx context.Context) (*consume.Batch, error) {
 			return nil, io.EOF
 		}
 		if err := ctx.Err(); err != nil {
-			return nil, fmt.Errorf("source: fast: %w", err)
+			return nil, fmt.Errorf("fast: %w", err)
 		}
 		if err := r.drainOnce(); err != nil {
 			return nil, err
@@ -261,7 +263,7 @@ func (r *fastReader) drainOnce() error {
 	if nerr, errs := r.dr.Errs(); nerr > 0 {
 		for _, e := range errs {
 			if !transient(e.Code) {
-				return rdkError(consume.PathFast, e.Code, e.Partition, e.Offset, fmtErr(e))
+				return rdkError(consume.PathFast, e.Code, e.Partition, e.Offset, errOf(e))
 			}
 		}
 		r.a.stats.ConsumerErrors += int64(nerr)
@@ -300,13 +302,10 @@ func (r *fastReader) expect(rows int) int {
 	return int(int64(rows)*mean*9/8) + 1024
 }
 
-// fmtErr renders a drained consumer error on one line: librdkafka's text,
-// or the code's when there is none.
-func fmtErr(e drain.Err) string {
-	if e.Text != "" {
-		return strings.Join(strings.Fields(e.Text), " ")
-	}
-	return e.Code.String()
+// errOf is a drained consumer error as a kafka.Error with its code, its
+// text on one line: librdkafka's text, or the code's when there is none.
+func errOf(e drain.Err) error {
+	return kafka.NewError(e.Code, strings.Join(strings.Fields(e.Text), " "), false)
 }
 
 func (r *fastReader) Stats() consume.Stats { return r.a.stats }

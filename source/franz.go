@@ -50,7 +50,7 @@ func openFranz(ctx context.Context, cfg *Config) (*franzReader, error) {
 	}
 	probe, err := kgo.NewClient(opts...)
 	if err != nil {
-		return nil, fmt.Errorf("source: franz: %w", err)
+		return nil, fmt.Errorf("franz: %w", err)
 	}
 	start, stop, err := franzBounds(ctx, probe, cfg)
 	probe.Close()
@@ -86,7 +86,7 @@ func openFranz(ctx context.Context, cfg *Config) (*franzReader, error) {
 	cl, err := kgo.NewClient(opts...)
 	if err != nil {
 		col.Release()
-		return nil, fmt.Errorf("source: franz: %w", err)
+		return nil, fmt.Errorf("franz: %w", err)
 	}
 	return &franzReader{
 		cfg: cfg, cl: cl, decoder: decoder,
@@ -200,7 +200,7 @@ func (r *franzReader) controls() error {
 func franzSASL(props map[string]string) (kgo.Opt, error) {
 	o, err := kplain.Opt(props)
 	if err != nil {
-		return nil, fmt.Errorf("source: franz: %w", err)
+		return nil, fmt.Errorf("franz: %w", err)
 	}
 	return o, nil
 }
@@ -213,7 +213,7 @@ func (r *franzReader) poll(ctx context.Context) error {
 	for _, fe := range r.fetches.Errors() {
 		if errors.Is(fe.Err, context.DeadlineExceeded) || errors.Is(fe.Err, context.Canceled) {
 			if ctx.Err() != nil {
-				return fmt.Errorf("source: franz: %w", ctx.Err())
+				return fmt.Errorf("franz: %w", ctx.Err())
 			}
 			continue
 		}
@@ -224,7 +224,7 @@ func (r *franzReader) poll(ctx context.Context) error {
 			r.a.stats.ConsumerErrors++
 			continue
 		}
-		return fmt.Errorf("source: franz: %s/%d: %v", fe.Topic, fe.Partition, fe.Err)
+		return fmt.Errorf("franz: %s/%d: %w", fe.Topic, fe.Partition, fe.Err)
 	}
 	if r.fetches.NumRecords() == 0 {
 		r.iter = nil
@@ -241,7 +241,7 @@ func (r *franzReader) Stats() consume.Stats { return r.a.stats }
 func (r *franzReader) Assertions() (consume.Assertions, error) {
 	v, ok := r.cl.OptValue(kgo.DisableFetchCRCValidation).(bool)
 	if !ok {
-		return consume.Assertions{}, fmt.Errorf("source: franz: cannot read back DisableFetchCRCValidation")
+		return consume.Assertions{}, fmt.Errorf("franz: cannot read back DisableFetchCRCValidation")
 	}
 	return consume.Assertions{
 		Client:          ClientOf(consume.PathFranz),

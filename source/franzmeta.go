@@ -32,22 +32,22 @@ func franzBounds(ctx context.Context, cl *kgo.Client, cfg *Config) (start, stop 
 		seen := 0
 		for _, sh := range shards {
 			if errors.Is(sh.Err, kerr.UnknownTopicOrPartition) {
-				return nil, fmt.Errorf("source: topic %q does not exist", cfg.Topic)
+				return nil, fmt.Errorf("topic %q does not exist", cfg.Topic)
 			}
 			if sh.Err != nil {
-				return nil, fmt.Errorf("source: franz: list offsets of %q: %v", cfg.Topic, sh.Err)
+				return nil, fmt.Errorf("franz: list offsets of %q: %w", cfg.Topic, sh.Err)
 			}
 			resp := sh.Resp.(*kmsg.ListOffsetsResponse)
 			for _, rt := range resp.Topics {
 				for _, rp := range rt.Partitions {
 					if err := kerr.ErrorForCode(rp.ErrorCode); err != nil {
 						if errors.Is(err, kerr.UnknownTopicOrPartition) {
-							return nil, fmt.Errorf("source: topic %q does not exist", cfg.Topic)
+							return nil, fmt.Errorf("topic %q does not exist", cfg.Topic)
 						}
-						return nil, fmt.Errorf("source: franz: list offsets %s/%d: %w", cfg.Topic, rp.Partition, err)
+						return nil, fmt.Errorf("franz: list offsets %s/%d: %w", cfg.Topic, rp.Partition, err)
 					}
 					if int(rp.Partition) >= cfg.Partitions {
-						return nil, fmt.Errorf("source: topic %q has more than %d partitions", cfg.Topic, cfg.Partitions)
+						return nil, fmt.Errorf("topic %q has more than %d partitions", cfg.Topic, cfg.Partitions)
 					}
 					out[rp.Partition] = rp.Offset
 					seen++
@@ -55,7 +55,7 @@ func franzBounds(ctx context.Context, cl *kgo.Client, cfg *Config) (start, stop 
 			}
 		}
 		if seen != cfg.Partitions {
-			return nil, fmt.Errorf("source: topic %q: offsets for %d of %d partitions", cfg.Topic, seen, cfg.Partitions)
+			return nil, fmt.Errorf("topic %q: offsets for %d of %d partitions", cfg.Topic, seen, cfg.Partitions)
 		}
 		return out, nil
 	}

@@ -23,11 +23,8 @@ import (
 // headers when the corpus is keyed, and odd records after the layout's
 // in partition 1 (extra).
 type keyedTopic struct {
-	topic  string
-	corpus *workloads.Corpus
-	codec  workloads.Codec
-	layout *workloads.Layout
-	extra  []extraRecord
+	*topic
+	extra []extraRecord
 }
 
 // extraRecord is an odd record appended after the corpus: its value (nil:
@@ -50,51 +47,27 @@ func extras(c *workloads.Corpus) []extraRecord {
 }
 
 // loadKeyed loads count records of the bid corpus in format f, keyed or
-// not, by shape, then the extras.
+// not, by shape into a fresh topic (seed 13), then the extras.
 func loadKeyed(t *testing.T, name string, f workloads.Format, keyed bool, count int, shape workloads.Shape) *keyedTopic {
 	t.Helper()
-	s, err := workloads.SchemaByName("bid")
-	if err != nil {
-		t.Fatal(err)
-	}
-	codec, err := workloads.NewCodec(f, s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var opts []workloads.CorpusOpt
+	opts := []topicOpt{fresh(name), withSeed(13), withRecords(count), withShape(shape)}
 	if keyed {
-		opts = append(opts, workloads.Keys())
+		opts = append(opts, withKeys())
 	}
-	kt := &keyedTopic{corpus: workloads.NewCorpus(s, codec, 13, count, opts...), codec: codec}
-	kt.topic = fmt.Sprintf("%s%d-%s", name, shapedRuns.Add(1), kt.corpus.ID())
-	if kt.layout, err = workloads.NewLayout(13, count, testParts, shape); err != nil {
-		t.Fatal(err)
-	}
+	kt := &keyedTopic{topic: loadTopic(t, f, opts...)}
 	kt.extra = extras(kt.corpus)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	cl := clusters.Cluster{Bootstrap: bootstrap(t)}
-	if _, err := clusters.Load(ctx, cl, kt.topic, testParts, count, kt.corpus.Message,
-		clusters.WithLayout(kt.layout), clusters.WithKeys(kt.corpus)); err != nil {
-		t.Fatal(err)
-	}
 	values := map[int32][][]byte{1: nil}
 	for _, e := range kt.extra {
 		values[1] = append(values[1], e.value)
 	}
 	meta := func(j int, r *kgo.Record) { r.Key, r.Headers = kt.extra[j].key, kt.extra[j].hdrs }
-	if err := clusters.Append(ctx, cl, kt.topic, values, clusters.WithRecordMeta(meta)); err != nil {
-		t.Fatal(err)
-	}
+	kt.append(t, values, clusters.WithRecordMeta(meta))
 	return kt
 }
 
 // stop is the offsets after the extras.
 func (kt *keyedTopic) stop() []int64 {
-	s := make([]int64, testParts)
-	for p := range s {
-		s[p] = kt.layout.End(p)
-	}
+	s := kt.ends()
 	s[1] += int64(len(kt.extra))
 	return s
 }
@@ -266,10 +239,8 @@ func TestKeysOnEveryPath(t *testing.T) {
 				t.Run(fmt.Sprintf("%s/keys=%v/%s", tc.name, keys, p), func(t *testing.T) {
 					mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 					defer mem.AssertSize(t, 0)
-					cfg := source.Config{
-						Path: p, Bootstrap: bootstrap(t), Topic: kt.topic, Partitions: testParts, Stop: stop,
-						Batch: 97, Codec: kt.codec, Mem: mem, Timeout: 20 * time.Second, Keys: keys,
-					}
+					cfg := kt.config(p, 97, mem)
+					cfg.Stop, cfg.Keys = stop, keys
 					got := readKeyed(t, cfg, want)
 					wantSchema := kt.codec.Schema().Arrow
 					if keys {
@@ -347,10 +318,9 @@ func TestKeyedSchemaColumns(t *testing.T) {
 			defer cancel()
 			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 			defer mem.AssertSize(t, 0)
-			r, err := source.Open(ctx, source.Config{
-				Path: p, Bootstrap: bootstrap(t), Topic: kt.topic, Partitions: testParts, Stop: kt.stop(),
-				Batch: 1000, Codec: kt.codec, Mem: mem, Timeout: 20 * time.Second, Keys: true,
-			})
+			cfg := kt.config(p, 1000, mem)
+			cfg.Stop, cfg.Keys = kt.stop(), true
+			r, err := source.Open(ctx, cfg)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -42,7 +42,7 @@ func TestNoLibrdkafkaLinesOnStderr(t *testing.T) {
 		t.Errorf("librdkafka wrote to stderr:\n%s", stderr.String())
 	}
 	for _, p := range []consume.Path{consume.PathRowwise, consume.PathShallow, consume.PathFast} {
-		if want := fmt.Sprintf("path=%s: source: metadata from 127.0.0.1:1:", p); !strings.Contains(stdout.String(), want) {
+		if want := fmt.Sprintf("path=%s: metadata from 127.0.0.1:1:", p); !strings.Contains(stdout.String(), want) {
 			t.Errorf("child output lacks %q:\n%s", want, stdout.String())
 		}
 	}

@@ -48,7 +48,7 @@ func openColumnar(ctx context.Context, c *Config) (consume.Reader, error) {
 	case consume.PathFranz:
 		return openFranz(ctx, c)
 	}
-	return nil, fmt.Errorf("source: unknown path %q", c.Path)
+	return nil, fmt.Errorf("unknown path %q", c.Path)
 }
 
 // pooled is a columnar path's reader with its buffer pool, which it
@@ -76,11 +76,11 @@ func newColumnar(cfg *Config) (workloads.Columnar, string, error) {
 	}
 	r, err := stock.Best(cfg.Codec.Format())
 	if err != nil {
-		return nil, "", fmt.Errorf("source: %w", err)
+		return nil, "", fmt.Errorf("stock decoder: %w", err)
 	}
 	col, err := stock.NewColumnar(r, cfg.Codec.Schema(), cfg.Mem)
 	if err != nil {
-		return nil, "", fmt.Errorf("source: %w", err)
+		return nil, "", fmt.Errorf("stock decoder: %w", err)
 	}
 	return col, r.Library, nil
 }

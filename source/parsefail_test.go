@@ -3,52 +3,38 @@ package source_test
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
-	"github.com/fastpathlab/fplab/clusters"
 	"github.com/fastpathlab/fplab/source"
 	"github.com/fastpathlab/fplab/source/consume"
 	"github.com/fastpathlab/fplab/workloads"
 )
-
-var corruptRuns atomic.Int64
 
 // TestCorruptRecordIsLocated loads a corpus whose record 1000 is not JSON:
 // every path must report it as a decode failure at its partition and
 // offset, and still read the rest.
 func TestCorruptRecordIsLocated(t *testing.T) {
 	const bad = 1000
-	s, _ := workloads.SchemaByName("bid")
-	codec, err := workloads.NewCodec(workloads.FormatJSON, s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := workloads.NewCorpus(s, codec, 7, testRecords)
-	// A topic per run: -count reuses the package's cluster.
-	topic := fmt.Sprintf("corrupt%d-%s", corruptRuns.Add(1), c.ID())
-	msg := func(dst []byte, i int) []byte {
-		if i == bad {
-			return append(dst, `{"bid": tr`...)
+	corrupt := func(c *workloads.Corpus) func(dst []byte, i int) []byte {
+		return func(dst []byte, i int) []byte {
+			if i == bad {
+				return append(dst, `{"bid": tr`...)
+			}
+			return c.Message(dst, i)
 		}
-		return c.Message(dst, i)
 	}
+	tp := loadTopic(t, workloads.FormatJSON, fresh("corrupt"), withMessage(corrupt))
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	if _, err := clusters.Load(ctx, clusters.Cluster{Bootstrap: bootstrap(t)}, topic, testParts, testRecords, msg); err != nil {
-		t.Fatal(err)
-	}
 	for _, p := range consume.Paths() {
 		t.Run(string(p), func(t *testing.T) {
-			r, err := source.Open(ctx, source.Config{
-				Path: p, Bootstrap: bootstrap(t), Topic: topic, Partitions: testParts, Batch: 256,
-				Codec: codec, Mem: memory.NewGoAllocator(), Timeout: 30 * time.Second,
-			})
+			cfg := tp.config(p, 256, memory.NewGoAllocator())
+			cfg.Timeout = 30 * time.Second
+			r, err := source.Open(ctx, cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -71,7 +57,7 @@ func TestCorruptRecordIsLocated(t *testing.T) {
 			if f.Partition != bad%testParts || f.Offset != bad/testParts || !errors.Is(f, workloads.ErrParse) {
 				t.Errorf("first failure %v, want partition %d offset %d wrapping workloads.ErrParse", f, bad%testParts, bad/testParts)
 			}
-			want := "source: record at partition 1 offset 333 does not decode: workloads: parse error"
+			want := "record at partition 1 offset 333 does not decode: parse error"
 			if got := f.Error(); len(got) < len(want) || got[:len(want)] != want {
 				t.Errorf("error %q, want it to start %q", got, want)
 			}

@@ -63,7 +63,7 @@ func (r *pollReader) Next(ctx context.Context) (*consume.Batch, error) {
 			return nil, io.EOF
 		}
 		if err := ctx.Err(); err != nil {
-			return nil, fmt.Errorf("source: %s: %w", r.cfg.Path, err)
+			return nil, fmt.Errorf("%s: %w", r.cfg.Path, err)
 		}
 		ev := r.rdk.c.Poll(100)
 		a.stats.Polls++
@@ -112,7 +112,7 @@ func (r *pollReader) Next(ctx context.Context) (*consume.Batch, error) {
 			if e.Code() == kafka.ErrAutoOffsetReset {
 				return nil, r.outOfRange(e)
 			}
-			return nil, fmt.Errorf("source: %s: librdkafka: %v", r.cfg.Path, e)
+			return nil, fmt.Errorf("%s: librdkafka: %w", r.cfg.Path, e)
 		}
 	}
 }
@@ -137,7 +137,7 @@ func (r *pollReader) outOfRange(e kafka.Error) error {
 			return outOfRange(r.cfg.Path, int32(p), a.pos[p], e)
 		}
 	}
-	return fmt.Errorf("source: %s: an offset is out of range (records deleted?): %v", r.cfg.Path, e)
+	return fmt.Errorf("%s: an offset is out of range (records deleted?): %w", r.cfg.Path, e)
 }
 
 func (r *pollReader) Stats() consume.Stats { return r.a.stats }

@@ -35,7 +35,7 @@ func openRdk(cfg *Config) (*rdkConsumer, error) {
 	cm["go.logs.channel.enable"] = true
 	c, err := kafka.NewConsumer(&cm)
 	if err != nil {
-		return nil, fmt.Errorf("source: librdkafka consumer: %w", err)
+		return nil, fmt.Errorf("librdkafka consumer: %w", err)
 	}
 	go dropLogs(c.Logs())
 	r := &rdkConsumer{c: c, topic: cfg.Topic}
@@ -58,17 +58,17 @@ func (r *rdkConsumer) setup(cfg *Config) error {
 	// lookup (~0.5 s measured here) inside what would be the first fetch.
 	md, err := r.c.GetMetadata(&cfg.Topic, false, ms)
 	if err != nil {
-		return fmt.Errorf("source: metadata from %s: %w", strings.Join(cfg.Bootstrap, ","), err)
+		return fmt.Errorf("metadata from %s: %w", strings.Join(cfg.Bootstrap, ","), err)
 	}
 	tm, ok := md.Topics[cfg.Topic]
 	if !ok || tm.Error.Code() == kafka.ErrUnknownTopicOrPart || tm.Error.Code() == kafka.ErrUnknownTopic {
-		return fmt.Errorf("source: topic %q does not exist", cfg.Topic)
+		return fmt.Errorf("topic %q does not exist", cfg.Topic)
 	}
 	if tm.Error.Code() != kafka.ErrNoError {
-		return fmt.Errorf("source: topic %q: %v", cfg.Topic, tm.Error)
+		return fmt.Errorf("topic %q: %w", cfg.Topic, tm.Error)
 	}
 	if len(tm.Partitions) != cfg.Partitions {
-		return fmt.Errorf("source: topic %q has %d partitions, cell expects %d", cfg.Topic, len(tm.Partitions), cfg.Partitions)
+		return fmt.Errorf("topic %q has %d partitions, cell expects %d", cfg.Topic, len(tm.Partitions), cfg.Partitions)
 	}
 	r.start, r.stop, err = bounds(cfg, func() ([]int64, []int64, error) { return r.watermarks(cfg, ms) })
 	if err != nil {
@@ -87,7 +87,7 @@ func (r *rdkConsumer) setup(cfg *Config) error {
 		return nil
 	}
 	if err := r.c.Assign(tps); err != nil {
-		return fmt.Errorf("source: assign: %w", err)
+		return fmt.Errorf("assign: %w", err)
 	}
 	return nil
 }
@@ -157,7 +157,7 @@ func (r *rdkConsumer) watermarks(cfg *Config, ms int) (lo, hi []int64, err error
 	for p := range lo {
 		lo[p], hi[p], err = r.c.QueryWatermarkOffsets(cfg.Topic, int32(p), ms)
 		if err != nil {
-			return nil, nil, fmt.Errorf("source: watermarks of %s/%d: %w", cfg.Topic, p, err)
+			return nil, nil, fmt.Errorf("watermarks of %s/%d: %w", cfg.Topic, p, err)
 		}
 	}
 	return lo, hi, nil
@@ -194,12 +194,12 @@ func transient(code kafka.ErrorCode) bool {
 
 // rdkError turns a librdkafka consumer error that ends the read into its
 // one line: an offset out of range names the partition and offset.
-func rdkError(path consume.Path, code kafka.ErrorCode, p int32, off int64, cause any) error {
+func rdkError(path consume.Path, code kafka.ErrorCode, p int32, off int64, cause error) error {
 	if code == kafka.ErrAutoOffsetReset && p >= 0 {
 		return outOfRange(path, p, off, cause)
 	}
 	if p >= 0 {
-		return fmt.Errorf("source: %s: partition %d: librdkafka: %v", path, p, cause)
+		return fmt.Errorf("%s: partition %d: librdkafka: %w", path, p, cause)
 	}
-	return fmt.Errorf("source: %s: librdkafka: %v", path, cause)
+	return fmt.Errorf("%s: librdkafka: %w", path, cause)
 }

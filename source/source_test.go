@@ -6,72 +6,15 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
-	"github.com/fastpathlab/fplab/clusters"
-	"github.com/fastpathlab/fplab/clusters/clusterstest"
 	"github.com/fastpathlab/fplab/source"
 	"github.com/fastpathlab/fplab/source/consume"
 	"github.com/fastpathlab/fplab/workloads"
 )
-
-const (
-	testParts   = 3
-	testRecords = 5000
-)
-
-// cluster is one embedded 3-broker cluster shared by the tests of this
-// package, started by the first test that needs it and stopped by the last.
-var (
-	clusterOnce sync.Once
-	clusterBS   []string
-)
-
-func bootstrap(t *testing.T) []string {
-	t.Helper()
-	clusterOnce.Do(func() {
-		e, err := clusters.StartEmbedded(context.Background(), clusterstest.SelfArgv(3, testParts), clusterstest.StartTimeout)
-		if err != nil {
-			t.Fatal(err)
-		}
-		stopAtExit(e)
-		clusterBS = e.Bootstrap()
-	})
-	if clusterBS == nil {
-		t.Fatal("embedded cluster did not start")
-	}
-	return clusterBS
-}
-
-// corpus loads (once per format) a corpus and returns it with its topic.
-var loaded sync.Map
-
-func corpus(t *testing.T, f workloads.Format) (*workloads.Corpus, workloads.Codec, string) {
-	t.Helper()
-	s, err := workloads.SchemaByName("bid")
-	if err != nil {
-		t.Fatal(err)
-	}
-	codec, err := workloads.NewCodec(f, s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := workloads.NewCorpus(s, codec, 7, testRecords)
-	topic := c.ID()
-	if _, done := loaded.Load(topic); !done {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		defer cancel()
-		if _, err := clusters.Load(ctx, clusters.Cluster{Bootstrap: bootstrap(t)}, topic, testParts, testRecords, c.Message); err != nil {
-			t.Fatal(err)
-		}
-		loaded.Store(topic, true)
-	}
-	return c, codec, topic
-}
 
 // drain reads a whole topic and checks every batch against the corpus.
 func drain(t *testing.T, cfg source.Config, c *workloads.Corpus) (consume.Stats, [][]int64) {
@@ -129,14 +72,12 @@ func TestPathsReadEveryRecordOnce(t *testing.T) {
 					continue // crc is independent of the format
 				}
 				t.Run(fmt.Sprintf("path=%s/format=%s/crc=%v", p, f, crc), func(t *testing.T) {
-					c, codec, topic := corpus(t, f)
+					tp := loadTopic(t, f)
 					mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 					defer mem.AssertSize(t, 0)
-					cfg := source.Config{
-						Path: p, Bootstrap: bootstrap(t), Topic: topic, Partitions: testParts,
-						Batch: 512, CRC: crc, Codec: codec, Mem: mem, Timeout: 20 * time.Second,
-					}
-					st, splits := drain(t, cfg, c)
+					cfg := tp.config(p, 512, mem)
+					cfg.CRC = crc
+					st, splits := drain(t, cfg, tp.corpus)
 					if st.Records != testRecords || st.ParseFailures != 0 {
 						t.Fatalf("records %d (want %d), parse failures %d", st.Records, testRecords, st.ParseFailures)
 					}
@@ -168,14 +109,13 @@ func TestPathsReadEveryRecordOnce(t *testing.T) {
 }
 
 func TestCRCReadBack(t *testing.T) {
-	_, codec, topic := corpus(t, workloads.FormatRaw)
+	tp := loadTopic(t, workloads.FormatRaw)
 	for _, p := range consume.Paths() {
 		for _, crc := range []bool{false, true} {
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			r, err := source.Open(ctx, source.Config{
-				Path: p, Bootstrap: bootstrap(t), Topic: topic, Partitions: testParts, Batch: 64,
-				CRC: crc, Codec: codec, Mem: memory.NewGoAllocator(), Timeout: 10 * time.Second,
-			})
+			cfg := tp.config(p, 64, memory.NewGoAllocator())
+			cfg.CRC, cfg.Timeout = crc, 10*time.Second
+			r, err := source.Open(ctx, cfg)
 			if err != nil {
 				cancel()
 				t.Fatal(err)
@@ -194,18 +134,15 @@ func TestCRCReadBack(t *testing.T) {
 }
 
 func TestRestoreFromSplitState(t *testing.T) {
-	c, codec, topic := corpus(t, workloads.FormatJSON)
-	base := source.Config{
-		Path: consume.PathFast, Bootstrap: bootstrap(t), Topic: topic, Partitions: testParts,
-		Batch: 1000, Codec: codec, Mem: memory.NewGoAllocator(), Timeout: 20 * time.Second,
-	}
-	_, splits := drain(t, base, c)
+	tp := loadTopic(t, workloads.FormatJSON)
+	base := tp.config(consume.PathFast, 1000, memory.NewGoAllocator())
+	_, splits := drain(t, base, tp.corpus)
 	mid := splits[1] // state after the second batch
 	for _, p := range consume.Paths() {
 		cfg := base
 		cfg.Path = p
 		cfg.Start = mid
-		st, _ := drain(t, cfg, c)
+		st, _ := drain(t, cfg, tp.corpus)
 		var want int64 = testRecords
 		for _, o := range mid {
 			want -= o
@@ -217,7 +154,7 @@ func TestRestoreFromSplitState(t *testing.T) {
 }
 
 func TestBadInput(t *testing.T) {
-	_, codec, _ := corpus(t, workloads.FormatJSON)
+	_, codec := bidCodec(t, workloads.FormatJSON)
 	ok := source.Config{
 		Path: consume.PathFast, Bootstrap: bootstrap(t), Topic: "t", Partitions: testParts,
 		Batch: 10, Codec: codec, Mem: memory.NewGoAllocator(), Timeout: 3 * time.Second,
@@ -240,9 +177,9 @@ func TestBadInput(t *testing.T) {
 		{"missing topic fast", func(c *source.Config) { c.Topic = "no-such-topic" }, "does not exist"},
 		{"missing topic rowwise", func(c *source.Config) { c.Path = consume.PathRowwise; c.Topic = "no-such-topic" }, "does not exist"},
 		{"missing topic franz", func(c *source.Config) { c.Path = consume.PathFranz; c.Topic = "no-such-topic" }, "does not exist"},
-		{"unreachable", func(c *source.Config) { c.Bootstrap = []string{"127.0.0.1:1"} }, "source:"},
-		{"unreachable shallow", func(c *source.Config) { c.Path = consume.PathShallow; c.Bootstrap = []string{"127.0.0.1:1"} }, "source:"},
-		{"unreachable franz", func(c *source.Config) { c.Path = consume.PathFranz; c.Bootstrap = []string{"127.0.0.1:1"} }, "source:"},
+		{"unreachable", func(c *source.Config) { c.Bootstrap = []string{"127.0.0.1:1"} }, "metadata from 127.0.0.1:1: "},
+		{"unreachable shallow", func(c *source.Config) { c.Path = consume.PathShallow; c.Bootstrap = []string{"127.0.0.1:1"} }, "metadata from 127.0.0.1:1: "},
+		{"unreachable franz", func(c *source.Config) { c.Path = consume.PathFranz; c.Bootstrap = []string{"127.0.0.1:1"} }, `franz: list offsets of "t": `},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

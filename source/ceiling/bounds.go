@@ -103,11 +103,11 @@ func (r *reader) listOffsets(ctx context.Context, leader int32, ps []*part, ts i
 	}
 	for _, t := range resp.Topics {
 		if t.Topic != r.cfg.Topic {
-			return fmt.Errorf("ceiling: %s: answered for topic %q", what, t.Topic)
+			return fmt.Errorf("%s: answered for topic %q", what, t.Topic)
 		}
 		for _, rp := range t.Partitions {
 			if rp.Partition < 0 || int(rp.Partition) >= len(r.parts) {
-				return fmt.Errorf("ceiling: %s: answered for partition %d of %d", what, rp.Partition, len(r.parts))
+				return fmt.Errorf("%s: answered for partition %d of %d", what, rp.Partition, len(r.parts))
 			}
 			p := &r.parts[rp.Partition]
 			switch {
@@ -116,15 +116,15 @@ func (r *reader) listOffsets(ctx context.Context, leader int32, ps []*part, ts i
 			case leaderMoved(rp.ErrorCode):
 				p.lose(rp.ErrorCode)
 			case rp.ErrorCode == kerr.UnknownTopicOrPartition.Code:
-				return fmt.Errorf("ceiling: topic %q does not exist (%s from broker %d)", r.cfg.Topic, codeName(rp.ErrorCode), leader)
+				return fmt.Errorf("topic %q does not exist (%s from broker %d)", r.cfg.Topic, codeName(rp.ErrorCode), leader)
 			default:
-				return fmt.Errorf("ceiling: %s: partition %d: %s", what, p.id, codeName(rp.ErrorCode))
+				return fmt.Errorf("%s: partition %d: %s", what, p.id, codeName(rp.ErrorCode))
 			}
 		}
 	}
 	for _, p := range ps {
 		if !got[p.id] && p.leader >= 0 {
-			return fmt.Errorf("ceiling: %s: no answer for partition %d", what, p.id)
+			return fmt.Errorf("%s: no answer for partition %d", what, p.id)
 		}
 	}
 	return nil

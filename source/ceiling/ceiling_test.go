@@ -8,7 +8,6 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/sasl/plain"
 
-	"github.com/fastpathlab/fplab/clusters/clusterstest"
 	"github.com/fastpathlab/fplab/source/ceiling"
 )
 
@@ -19,21 +18,19 @@ import (
 func loaded(t *testing.T) (*kfake.Cluster, *corpus) {
 	t.Helper()
 	const topic, parts = "corpus", 6
-	c := clusterstest.InProcess(t, kfake.NumBrokers(3), kfake.SeedTopics(parts, topic))
+	c, k := newTopic(t, topic, parts, kfake.NumBrokers(3))
 	for p := range int32(parts) {
 		if err := c.MoveTopicPartition(topic, p, p%3); err != nil {
 			t.Fatal(err)
 		}
 	}
-	k := newCorpus(topic, parts)
-	addrs := c.ListenAddrs()
-	k.produce(t, addrs, 0, map[int32]int{5: 4, 1: 7, 2: 3})
-	k.produce(t, addrs, 1, map[int32]int{1: 2, 3: 11, 5: 6})
-	k.produce(t, addrs, 2, map[int32]int{2: 9, 4: 1})
-	k.produce(t, addrs, 3, map[int32]int{1: 5, 3: 2, 4: 8, 5: 1})
-	k.produce(t, addrs, 4, map[int32]int{2: 13, 4: 3})
-	k.transactions(t, addrs, map[int32]int{1: 3, 3: 4}, map[int32]int{2: 5, 4: 2})
-	k.produce(t, addrs, 0, map[int32]int{3: 1})
+	k.produce(t, 0, map[int32]int{5: 4, 1: 7, 2: 3})
+	k.produce(t, 1, map[int32]int{1: 2, 3: 11, 5: 6})
+	k.produce(t, 2, map[int32]int{2: 9, 4: 1})
+	k.produce(t, 3, map[int32]int{1: 5, 3: 2, 4: 8, 5: 1})
+	k.produce(t, 4, map[int32]int{2: 13, 4: 3})
+	k.transactions(t, map[int32]int{1: 3, 3: 4}, map[int32]int{2: 5, 4: 2})
+	k.produce(t, 0, map[int32]int{3: 1})
 	// Partition 5's first batch (4 records, none) goes.
 	if err := c.DeleteRecords(topic, 5, 4); err != nil {
 		t.Fatal(err)
@@ -86,24 +83,23 @@ func TestCounts(t *testing.T) {
 
 // TestEmptyTopic: every partition's start is its stop, nothing is fetched.
 func TestEmptyTopic(t *testing.T) {
-	c := clusterstest.InProcess(t, kfake.SeedTopics(3, "empty"))
+	c, k := newTopic(t, "empty", 3)
 	got, err := ceiling.Read(t.Context(), config(c, "empty", 3))
 	if err != nil {
 		t.Fatal(err)
 	}
-	check(t, got, newCorpus("empty", 3).want)
+	check(t, got, k.want)
 	if got.Fetches != 0 || !got.First.IsZero() || !got.Sent.IsZero() {
 		t.Errorf("fetches %d, first %v; want none", got.Fetches, got.First)
 	}
 }
 
 func TestSASL(t *testing.T) {
-	c := clusterstest.InProcess(t, kfake.EnableSASL(), kfake.Superuser("PLAIN", "alice", "pw-plain"), kfake.SeedTopics(2, "sasl"))
-	k := newCorpus("sasl", 2)
+	c, k := newTopic(t, "sasl", 2, kfake.EnableSASL(), kfake.Superuser("PLAIN", "alice", "pw-plain"))
 	props := map[string]string{"security.protocol": "SASL_PLAINTEXT", "sasl.mechanism": "PLAIN",
 		"sasl.username": "alice", "sasl.password": "pw-plain"}
 	k.opts = []kgo.Opt{kgo.SASL(plain.Auth{User: "alice", Pass: "pw-plain"}.AsMechanism())}
-	k.produce(t, c.ListenAddrs(), 1, map[int32]int{0: 3, 1: 4})
+	k.produce(t, 1, map[int32]int{0: 3, 1: 4})
 	cfg := config(c, "sasl", 2)
 	cfg.Props = props
 	ctx, cancel := context.WithTimeout(t.Context(), failSafe)

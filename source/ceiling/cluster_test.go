@@ -12,6 +12,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
 
+	"github.com/fastpathlab/fplab/clusters/clusterstest"
 	"github.com/fastpathlab/fplab/internal/failsafe"
 	"github.com/fastpathlab/fplab/source/ceiling"
 )
@@ -45,22 +46,36 @@ var codecs = []struct {
 // when compressing does not make it smaller.
 var value = bytes.Repeat([]byte("fastpath "), 40)
 
-// corpus tracks what was produced to a topic: the Result a Read of all of
-// it must return (Records, ControlRecords, Batches, Codecs, Start, Stop).
+// corpus tracks what was produced to a topic of a test cluster: the Result
+// a Read of all of it must return (Records, ControlRecords, Batches,
+// Codecs, Start, Stop).
 type corpus struct {
 	topic string
+	addrs []string  // the cluster's
 	opts  []kgo.Opt // the producers' extra options, e.g. SASL
 	want  ceiling.Result
 }
 
-func newCorpus(topic string, partitions int) *corpus {
-	c := &corpus{topic: topic, want: ceiling.Result{
+// newTopic is the package's one fixture: an in-process cluster
+// (clusterstest.InProcess with opts, closed when the test ends) holding
+// topic with partitions empty partitions, and the topic's corpus, which
+// produce and transactions fill.
+func newTopic(t *testing.T, topic string, partitions int, opts ...kfake.Opt) (*kfake.Cluster, *corpus) {
+	t.Helper()
+	c := clusterstest.InProcess(t, append(opts, kfake.SeedTopics(int32(partitions), topic))...)
+	return c, newCorpus(c, topic, partitions)
+}
+
+// newCorpus is an empty corpus of topic on c: what more producing to it
+// adds.
+func newCorpus(c *kfake.Cluster, topic string, partitions int) *corpus {
+	k := &corpus{topic: topic, addrs: c.ListenAddrs(), want: ceiling.Result{
 		Codecs: map[string]int64{}, Start: map[int32]int64{}, Stop: map[int32]int64{},
 	}}
 	for p := range int32(partitions) {
-		c.want.Start[p], c.want.Stop[p] = 0, 0
+		k.want.Start[p], k.want.Stop[p] = 0, 0
 	}
-	return c
+	return k
 }
 
 // batch counts one data batch of n records in partition p.
@@ -82,9 +97,9 @@ func (c *corpus) marker(p int32) {
 // produce writes counts[p] records to each partition p in one flush of a
 // client with ManualFlushing, so that each partition gets one batch, and
 // counts them in c.
-func (c *corpus) produce(t *testing.T, addrs []string, codec int, counts map[int32]int) {
+func (c *corpus) produce(t *testing.T, codec int, counts map[int32]int) {
 	t.Helper()
-	cl := producer(t, addrs, c.topic, append(c.opts, kgo.ProducerBatchCompression(codecs[codec].codec))...)
+	cl := producer(t, c.addrs, c.topic, append(c.opts, kgo.ProducerBatchCompression(codecs[codec].codec))...)
 	c.flush(t, cl, counts)
 	for p, n := range counts {
 		c.batch(codecs[codec].name, p, n)
@@ -94,9 +109,9 @@ func (c *corpus) produce(t *testing.T, addrs []string, codec int, counts map[int
 // transactions writes one committed transaction of commit's records and
 // one aborted of abort's, each partition's records one batch, and counts
 // them with their markers in c.
-func (c *corpus) transactions(t *testing.T, addrs []string, commit, abort map[int32]int) {
+func (c *corpus) transactions(t *testing.T, commit, abort map[int32]int) {
 	t.Helper()
-	cl := producer(t, addrs, c.topic, append(c.opts, kgo.TransactionalID("ceiling-test-"+c.topic),
+	cl := producer(t, c.addrs, c.topic, append(c.opts, kgo.TransactionalID("ceiling-test-"+c.topic),
 		kgo.ProducerBatchCompression(kgo.NoCompression()))...)
 	ctx, cancel := context.WithTimeout(t.Context(), failSafe)
 	defer cancel()

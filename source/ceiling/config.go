@@ -74,23 +74,23 @@ func (c Config) withDefaults() Config {
 func (c *Config) validate() error {
 	switch {
 	case len(c.Bootstrap) == 0:
-		return fmt.Errorf("ceiling: no bootstrap servers")
+		return fmt.Errorf("no bootstrap servers")
 	case c.Topic == "":
-		return fmt.Errorf("ceiling: no topic")
+		return fmt.Errorf("no topic")
 	case c.Partitions < limits.minParts || c.Partitions > limits.maxParts:
-		return fmt.Errorf("ceiling: partitions must be %d..%d, got %d", limits.minParts, limits.maxParts, c.Partitions)
+		return fmt.Errorf("partitions must be %d..%d, got %d", limits.minParts, limits.maxParts, c.Partitions)
 	case c.FetchMaxBytes <= 0 || c.FetchMaxBytes > limits.maxBytes:
-		return fmt.Errorf("ceiling: fetch max bytes must be 1..%d, got %d", limits.maxBytes, c.FetchMaxBytes)
+		return fmt.Errorf("fetch max bytes must be 1..%d, got %d", limits.maxBytes, c.FetchMaxBytes)
 	case c.PartitionMaxBytes <= 0 || c.PartitionMaxBytes > limits.maxBytes:
-		return fmt.Errorf("ceiling: partition max bytes must be 1..%d, got %d", limits.maxBytes, c.PartitionMaxBytes)
+		return fmt.Errorf("partition max bytes must be 1..%d, got %d", limits.maxBytes, c.PartitionMaxBytes)
 	case c.MaxWait < time.Millisecond || c.MaxWait > limits.maxWait:
-		return fmt.Errorf("ceiling: max wait must be 1ms..%v, got %v", limits.maxWait, c.MaxWait)
+		return fmt.Errorf("max wait must be 1ms..%v, got %v", limits.maxWait, c.MaxWait)
 	case c.Timeout <= 0:
-		return fmt.Errorf("ceiling: timeout must be > 0, got %v", c.Timeout)
+		return fmt.Errorf("timeout must be > 0, got %v", c.Timeout)
 	}
 	for _, b := range c.Bootstrap {
 		if strings.TrimSpace(b) == "" {
-			return fmt.Errorf("ceiling: empty bootstrap server in %q", c.Bootstrap)
+			return fmt.Errorf("empty bootstrap server in %q", c.Bootstrap)
 		}
 	}
 	_, err := saslOpt(c.Props)

@@ -26,18 +26,18 @@ func TestValidate(t *testing.T) {
 		edit func(*Config)
 		want string
 	}{
-		{"no bootstrap", func(c *Config) { c.Bootstrap = nil }, "ceiling: no bootstrap servers"},
-		{"blank bootstrap", func(c *Config) { c.Bootstrap = []string{"a:1", " "} }, "ceiling: empty bootstrap server"},
-		{"no topic", func(c *Config) { c.Topic = "" }, "ceiling: no topic"},
-		{"no partitions", func(c *Config) { c.Partitions = 0 }, "ceiling: partitions must be 1..1024, got 0"},
-		{"too many partitions", func(c *Config) { c.Partitions = 1025 }, "ceiling: partitions must be 1..1024, got 1025"},
-		{"negative fetch max", func(c *Config) { c.FetchMaxBytes = -1 }, "ceiling: fetch max bytes must be 1..1073741824, got -1"},
-		{"fetch max past 1 GiB", func(c *Config) { c.FetchMaxBytes = 1<<30 + 1 }, "ceiling: fetch max bytes must be 1..1073741824"},
-		{"negative partition max", func(c *Config) { c.PartitionMaxBytes = -5 }, "ceiling: partition max bytes must be 1..1073741824, got -5"},
-		{"negative max wait", func(c *Config) { c.MaxWait = -time.Second }, "ceiling: max wait must be 1ms..5m0s"},
-		{"max wait past librdkafka's cap", func(c *Config) { c.MaxWait = time.Hour }, "ceiling: max wait must be 1ms..5m0s, got 1h0m0s"},
-		{"no timeout", func(c *Config) { c.Timeout = 0 }, "ceiling: timeout must be > 0, got 0s"},
-		{"a librdkafka tuning property", func(c *Config) { c.Props = map[string]string{"fetch.min.bytes": "1"} }, `ceiling: client property "fetch.min.bytes" is not taken`},
+		{"no bootstrap", func(c *Config) { c.Bootstrap = nil }, "no bootstrap servers"},
+		{"blank bootstrap", func(c *Config) { c.Bootstrap = []string{"a:1", " "} }, "empty bootstrap server"},
+		{"no topic", func(c *Config) { c.Topic = "" }, "no topic"},
+		{"no partitions", func(c *Config) { c.Partitions = 0 }, "partitions must be 1..1024, got 0"},
+		{"too many partitions", func(c *Config) { c.Partitions = 1025 }, "partitions must be 1..1024, got 1025"},
+		{"negative fetch max", func(c *Config) { c.FetchMaxBytes = -1 }, "fetch max bytes must be 1..1073741824, got -1"},
+		{"fetch max past 1 GiB", func(c *Config) { c.FetchMaxBytes = 1<<30 + 1 }, "fetch max bytes must be 1..1073741824"},
+		{"negative partition max", func(c *Config) { c.PartitionMaxBytes = -5 }, "partition max bytes must be 1..1073741824, got -5"},
+		{"negative max wait", func(c *Config) { c.MaxWait = -time.Second }, "max wait must be 1ms..5m0s"},
+		{"max wait past librdkafka's cap", func(c *Config) { c.MaxWait = time.Hour }, "max wait must be 1ms..5m0s, got 1h0m0s"},
+		{"no timeout", func(c *Config) { c.Timeout = 0 }, "timeout must be > 0, got 0s"},
+		{"a librdkafka tuning property", func(c *Config) { c.Props = map[string]string{"fetch.min.bytes": "1"} }, `client property "fetch.min.bytes" is not taken`},
 	}
 	for _, k := range cases {
 		c := validConfig()
@@ -76,12 +76,12 @@ func TestSASLProps(t *testing.T) {
 		props map[string]string
 		want  string
 	}{
-		{plain("security.protocol", "SASL_SSL"), `ceiling: security.protocol "SASL_SSL": with client properties only SASL_PLAINTEXT`},
-		{plain("security.protocol", ""), `ceiling: security.protocol "": with client properties only SASL_PLAINTEXT`},
-		{plain("sasl.mechanism", "SCRAM-SHA-256"), `ceiling: sasl.mechanism "SCRAM-SHA-256": only PLAIN`},
-		{plain("sasl.mechanisms", "SCRAM-SHA-512"), `ceiling: sasl.mechanism "PLAIN" and sasl.mechanisms "SCRAM-SHA-512" differ`},
-		{plain("sasl.password", ""), "ceiling: SASL PLAIN needs sasl.username and sasl.password"},
-		{plain("ssl.ca.location", "/x"), `ceiling: client property "ssl.ca.location" is not taken`},
+		{plain("security.protocol", "SASL_SSL"), `security.protocol "SASL_SSL": with client properties only SASL_PLAINTEXT`},
+		{plain("security.protocol", ""), `security.protocol "": with client properties only SASL_PLAINTEXT`},
+		{plain("sasl.mechanism", "SCRAM-SHA-256"), `sasl.mechanism "SCRAM-SHA-256": only PLAIN`},
+		{plain("sasl.mechanisms", "SCRAM-SHA-512"), `sasl.mechanism "PLAIN" and sasl.mechanisms "SCRAM-SHA-512" differ`},
+		{plain("sasl.password", ""), "SASL PLAIN needs sasl.username and sasl.password"},
+		{plain("ssl.ca.location", "/x"), `client property "ssl.ca.location" is not taken`},
 	}
 	for _, k := range cases {
 		_, err := saslOpt(k.props)

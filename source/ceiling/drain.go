@@ -73,7 +73,7 @@ func (r *reader) drain(ctx context.Context) error {
 		case <-stall.C:
 			return r.stalled()
 		case <-ctx.Done():
-			return fmt.Errorf("ceiling: read of %q: %w", r.cfg.Topic, context.Cause(ctx))
+			return fmt.Errorf("read of %q: %w", r.cfg.Topic, context.Cause(ctx))
 		}
 	}
 	return nil
@@ -102,9 +102,9 @@ func (r *reader) take(ctx context.Context, f fetched) (moved bool, err error) {
 	case f.err != nil:
 		return false, requestFailed(ctx, ctx, r.cfg.Timeout, what, f.err)
 	case f.code != 0:
-		return false, fmt.Errorf("ceiling: %s: %s", what, codeName(f.code))
+		return false, fmt.Errorf("%s: %s", what, codeName(f.code))
 	case f.stray != "":
-		return false, fmt.Errorf("ceiling: %s: the response holds %s", what, f.stray)
+		return false, fmt.Errorf("%s: the response holds %s", what, f.stray)
 	}
 	for _, w := range f.parts {
 		p := &r.parts[w.id]
@@ -113,9 +113,9 @@ func (r *reader) take(ctx context.Context, f fetched) (moved bool, err error) {
 			p.lose(w.code)
 			continue
 		case w.code != 0:
-			return false, fmt.Errorf("ceiling: %s: partition %d: %s", what, w.id, codeName(w.code))
+			return false, fmt.Errorf("%s: partition %d: %s", what, w.id, codeName(w.code))
 		case w.err != nil:
-			return false, fmt.Errorf("ceiling: %s: partition %d: %w", what, w.id, w.err)
+			return false, fmt.Errorf("%s: partition %d: %w", what, w.id, w.err)
 		}
 		r.res.add(w.t, f.at)
 		if w.t.next > p.pos {
@@ -144,9 +144,9 @@ func (r *reader) unfinished() int {
 func (r *reader) stalled() error {
 	for i := range r.parts {
 		if p := &r.parts[i]; !p.done {
-			return fmt.Errorf("ceiling: no progress for %v: %d of %d partitions unfinished, partition %d at offset %d of [%d, %d) on leader %d",
+			return fmt.Errorf("no progress for %v: %d of %d partitions unfinished, partition %d at offset %d of [%d, %d) on leader %d",
 				r.cfg.Timeout, r.unfinished(), len(r.parts), p.id, p.pos, p.start, p.stop, p.leader)
 		}
 	}
-	return fmt.Errorf("ceiling: no progress for %v", r.cfg.Timeout)
+	return fmt.Errorf("no progress for %v", r.cfg.Timeout)
 }

@@ -36,10 +36,10 @@ func leaderMoved(code int16) bool {
 // derived from parent with timeout), or the client failed.
 func requestFailed(parent, ctx context.Context, timeout time.Duration, what string, err error) error {
 	if parent.Err() != nil {
-		return fmt.Errorf("ceiling: %s: %w", what, context.Cause(parent))
+		return fmt.Errorf("%s: %w", what, context.Cause(parent))
 	}
 	if ctx.Err() != nil {
-		return fmt.Errorf("ceiling: %s: no answer within %v: %w", what, timeout, ctx.Err())
+		return fmt.Errorf("%s: no answer within %v: %w", what, timeout, ctx.Err())
 	}
-	return fmt.Errorf("ceiling: %s: %w", what, err)
+	return fmt.Errorf("%s: %w", what, err)
 }

@@ -56,19 +56,19 @@ func (r *reader) metadata(ctx context.Context) (leaders, error) {
 	}
 	switch {
 	case t == nil || t.ErrorCode == kerr.UnknownTopicOrPartition.Code:
-		return leaders{}, fmt.Errorf("ceiling: topic %q does not exist", r.cfg.Topic)
+		return leaders{}, fmt.Errorf("topic %q does not exist", r.cfg.Topic)
 	case t.ErrorCode == kerr.LeaderNotAvailable.Code:
 		return l, nil // being created or elected: no leaders yet
 	case t.ErrorCode != 0:
-		return leaders{}, fmt.Errorf("ceiling: metadata of topic %q: %s", r.cfg.Topic, codeName(t.ErrorCode))
+		return leaders{}, fmt.Errorf("metadata of topic %q: %s", r.cfg.Topic, codeName(t.ErrorCode))
 	case len(t.Partitions) != n:
-		return leaders{}, fmt.Errorf("ceiling: topic %q has %d partitions, want %d", r.cfg.Topic, len(t.Partitions), n)
+		return leaders{}, fmt.Errorf("topic %q has %d partitions, want %d", r.cfg.Topic, len(t.Partitions), n)
 	}
 	l.id = t.TopicID
 	seen := make([]bool, n)
 	for _, mp := range t.Partitions {
 		if mp.Partition < 0 || int(mp.Partition) >= n || seen[mp.Partition] {
-			return leaders{}, fmt.Errorf("ceiling: topic %q: metadata names partition %d of %d twice or out of range", r.cfg.Topic, mp.Partition, n)
+			return leaders{}, fmt.Errorf("topic %q: metadata names partition %d of %d twice or out of range", r.cfg.Topic, mp.Partition, n)
 		}
 		seen[mp.Partition] = true
 		switch {
@@ -76,7 +76,7 @@ func (r *reader) metadata(ctx context.Context) (leaders, error) {
 		case leaderMoved(mp.ErrorCode):
 			continue // no leader now
 		default:
-			return leaders{}, fmt.Errorf("ceiling: metadata of partition %d of %q: %s", mp.Partition, r.cfg.Topic, codeName(mp.ErrorCode))
+			return leaders{}, fmt.Errorf("metadata of partition %d of %q: %s", mp.Partition, r.cfg.Topic, codeName(mp.ErrorCode))
 		}
 		if mp.Leader >= 0 {
 			l.leader[mp.Partition], l.epoch[mp.Partition] = mp.Leader, mp.LeaderEpoch
@@ -106,7 +106,7 @@ func (r *reader) refresh(ctx context.Context) error {
 			if why == "" {
 				why = "no leader"
 			}
-			return fmt.Errorf("ceiling: partition %d of %q: %s, still after %d metadata refreshes", p.id, r.cfg.Topic, why, p.lost)
+			return fmt.Errorf("partition %d of %q: %s, still after %d metadata refreshes", p.id, r.cfg.Topic, why, p.lost)
 		}
 		p.lost++
 		need = true
@@ -120,7 +120,7 @@ func (r *reader) refresh(ctx context.Context) error {
 		defer t.Stop()
 		select {
 		case <-ctx.Done():
-			return fmt.Errorf("ceiling: %w", context.Cause(ctx))
+			return fmt.Errorf("metadata refresh of %q: %w", r.cfg.Topic, context.Cause(ctx))
 		case <-t.C:
 		}
 	}

@@ -9,7 +9,6 @@ import (
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
-	"github.com/fastpathlab/fplab/clusters/clusterstest"
 	"github.com/fastpathlab/fplab/source/ceiling"
 )
 
@@ -17,15 +16,14 @@ import (
 // runs are fetched from their new leader, and nothing is counted twice.
 func TestLeaderMoves(t *testing.T) {
 	const topic = "moves"
-	c := clusterstest.InProcess(t, kfake.NumBrokers(3), kfake.SeedTopics(4, topic))
+	c, k := newTopic(t, topic, 4, kfake.NumBrokers(3))
 	for p := range int32(4) {
 		if err := c.MoveTopicPartition(topic, p, 0); err != nil {
 			t.Fatal(err)
 		}
 	}
-	k := newCorpus(topic, 4)
-	k.produce(t, c.ListenAddrs(), 0, map[int32]int{0: 3, 1: 4, 2: 5, 3: 6})
-	k.produce(t, c.ListenAddrs(), 3, map[int32]int{0: 2, 1: 1, 3: 9})
+	k.produce(t, 0, map[int32]int{0: 3, 1: 4, 2: 5, 3: 6})
+	k.produce(t, 3, map[int32]int{0: 2, 1: 1, 3: 9})
 
 	// The first Fetch moves partition 1 to broker 1 and 3 to broker 2
 	// before the broker answers it; every Fetch is noted by broker.
@@ -86,8 +84,8 @@ func TestAppendAfterStop(t *testing.T) {
 		done <- err
 	}()
 	await(t, arrived, "the first fetch")
-	more := newCorpus("t", 3)
-	more.produce(t, c.ListenAddrs(), 2, map[int32]int{0: 4, 1: 1, 2: 2})
+	more := newCorpus(c, "t", 3)
+	more.produce(t, 2, map[int32]int{0: 4, 1: 1, 2: 2})
 	close(appended)
 	if err := await(t, done, "Read's return"); err != nil {
 		t.Fatal(err)

@@ -30,13 +30,13 @@ func TestOpenErrors(t *testing.T) {
 	c, _ := small(t)
 	h := c.Fault(kfake.Fault{Keys: []kmsg.Key{kmsg.ListOffsets}, Topic: "t", Partitions: []int32{0}, Err: kerr.TopicAuthorizationFailed})
 	_, err := read(t, config(c, "t", 3))
-	oneLine(t, err, `ceiling: list offsets of "t" on broker 0: partition 0: TOPIC_AUTHORIZATION_FAILED (code 29)`)
+	oneLine(t, err, `list offsets of "t" on broker 0: partition 0: TOPIC_AUTHORIZATION_FAILED (code 29)`)
 	h.Remove()
 
 	// A partition that never gets a leader.
 	h = c.Fault(kfake.Fault{Keys: []kmsg.Key{kmsg.Metadata}, Topic: "t", Partitions: []int32{1}, Err: kerr.LeaderNotAvailable, Count: -1})
 	_, err = read(t, config(c, "t", 3))
-	oneLine(t, err, `ceiling: partition 1 of "t": no leader, still after 8 metadata refreshes`)
+	oneLine(t, err, `partition 1 of "t": no leader, still after 8 metadata refreshes`)
 	h.Remove()
 
 	// A broker that takes a ListOffsets and never answers: the step's
@@ -48,12 +48,12 @@ func TestOpenErrors(t *testing.T) {
 	cfg := config(c, "t", 3)
 	cfg.Timeout = time.Second
 	_, err = read(t, cfg)
-	oneLine(t, err, `ceiling: list offsets of "t" on broker 0: no answer within 1s: context deadline exceeded`)
+	oneLine(t, err, `list offsets of "t" on broker 0: no answer within 1s: context deadline exceeded`)
 }
 
 // TestNoBroker: a bootstrap nobody answers on fails within the timeout.
 func TestNoBroker(t *testing.T) {
 	cfg := ceiling.Config{Bootstrap: []string{"127.0.0.1:1"}, Topic: "t", Partitions: 1, Timeout: time.Second}
 	_, err := read(t, cfg)
-	oneLine(t, err, `ceiling: metadata of topic "t": `)
+	oneLine(t, err, `metadata of topic "t": `)
 }

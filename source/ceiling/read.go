@@ -10,7 +10,7 @@ import (
 // Read fetches every partition of cfg.Topic from its log start to its high
 // watermark, both captured at open, and counts what the brokers served. It
 // returns when every partition's position has reached its stop, or with one
-// error line prefixed "ceiling: " (and a zero Result) when the topic is
+// error line (and a zero Result) when the topic is
 // unknown or has another partition count, a fetch answers a partition with
 // an error, a partition has no leader after repeated metadata refreshes,
 // nothing progresses for cfg.Timeout, or ctx ends. The client is closed and
@@ -44,7 +44,7 @@ func Read(ctx context.Context, cfg Config) (Result, error) {
 	}
 	cl, err := kgo.NewClient(opts...)
 	if err != nil {
-		return Result{}, fmt.Errorf("ceiling: %w", err)
+		return Result{}, fmt.Errorf("franz-go client: %w", err)
 	}
 	defer cl.Close()
 	r := &reader{cfg: cfg, cl: cl}

@@ -1,8 +1,6 @@
 package ceiling
 
 import (
-	"fmt"
-
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/fastpathlab/fplab/source/internal/kplain"
@@ -13,9 +11,5 @@ import (
 // franz path's rule (source/internal/kplain), as clusters' mapping takes
 // more than PLAIN.
 func saslOpt(props map[string]string) (kgo.Opt, error) {
-	o, err := kplain.Opt(props)
-	if err != nil {
-		return nil, fmt.Errorf("ceiling: %w", err)
-	}
-	return o, nil
+	return kplain.Opt(props)
 }

@@ -24,6 +24,6 @@
 //     from its client.
 //   - ParseFailure: where the first record that did not decode lies.
 //
-// Its error texts begin "source:": they are the source stage's errors, the
-// same whichever package in the stage returns them.
+// Its errors (ParsePath's, ParseFailure's text) carry no package prefix;
+// only the CLI adds one.
 package consume

@@ -11,7 +11,7 @@ type ParseFailure struct {
 }
 
 func (f *ParseFailure) Error() string {
-	return fmt.Sprintf("source: record at partition %d offset %d does not decode: %v", f.Partition, f.Offset, f.Err)
+	return fmt.Sprintf("record at partition %d offset %d does not decode: %v", f.Partition, f.Offset, f.Err)
 }
 
 func (f *ParseFailure) Unwrap() error { return f.Err }

@@ -31,5 +31,5 @@ func ParsePath(s string) (Path, error) {
 			return p, nil
 		}
 	}
-	return "", fmt.Errorf("source: unknown path %q (want rowwise, shallow, fast or franz)", s)
+	return "", fmt.Errorf("unknown path %q (want rowwise, shallow, fast or franz)", s)
 }

@@ -31,7 +31,7 @@ func TestPathsAreTheCellVocabulary(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{cell.PathJava, cell.PathCeiling, "", "Fast", "slow"} {
-		if _, err := consume.ParsePath(bad); err == nil || !strings.HasPrefix(err.Error(), "source: unknown path") {
+		if _, err := consume.ParsePath(bad); err == nil || !strings.HasPrefix(err.Error(), "unknown path") {
 			t.Errorf("ParsePath(%q) = %v, want an unknown-path error", bad, err)
 		}
 	}

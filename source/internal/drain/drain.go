@@ -73,11 +73,11 @@ type Err struct {
 func rkOf(c *kafka.Consumer) (*C.rd_kafka_t, error) {
 	h := reflect.ValueOf(c).Elem().FieldByName("handle")
 	if !h.IsValid() {
-		return nil, fmt.Errorf("source: confluent-kafka-go Consumer has no handle field (library layout changed)")
+		return nil, fmt.Errorf("confluent-kafka-go Consumer has no handle field (library layout changed)")
 	}
 	rk := h.FieldByName("rk")
 	if !rk.IsValid() || rk.Kind() != reflect.Pointer || rk.IsNil() {
-		return nil, fmt.Errorf("source: confluent-kafka-go handle has no rd_kafka_t (library layout changed)")
+		return nil, fmt.Errorf("confluent-kafka-go handle has no rd_kafka_t (library layout changed)")
 	}
 	return (*C.rd_kafka_t)(rk.UnsafePointer()), nil
 }
@@ -95,9 +95,9 @@ func Conf(c *kafka.Consumer, name string) (string, error) {
 	case confOK:
 		return C.GoString(&buf[0]), nil
 	case confUnknown:
-		return "", fmt.Errorf("source: librdkafka has no property %q", name)
+		return "", fmt.Errorf("librdkafka has no property %q", name)
 	default:
-		return "", fmt.Errorf("source: librdkafka property %q: rd_kafka_conf_get result %d", name, int(res))
+		return "", fmt.Errorf("librdkafka property %q: rd_kafka_conf_get result %d", name, int(res))
 	}
 }
 
@@ -112,7 +112,7 @@ func New(c *kafka.Consumer, batch int, keys bool) (*Drain, error) {
 	}
 	d := C.fpl_drain_new(rk, C.int(batch), C.size_t(batch*128), C.int(b2i(keys)))
 	if d == nil {
-		return nil, fmt.Errorf("source: cannot allocate a drain buffer for %d messages", batch)
+		return nil, fmt.Errorf("cannot allocate a drain buffer for %d messages", batch)
 	}
 	return &Drain{q: C.rd_kafka_queue_get_consumer(rk), d: d}, nil
 }
@@ -141,15 +141,15 @@ func (d *Drain) Run(timeoutMs int, dst []byte) (int, error) {
 	switch d.d.fault {
 	case faultNone:
 	case faultTooBig:
-		return 0, fmt.Errorf("source: drain buffer over 4 GiB")
+		return 0, fmt.Errorf("drain buffer over 4 GiB")
 	case faultNoMem:
-		return 0, fmt.Errorf("source: drain buffers could not grow past %d bytes / %d messages", int(d.d.cap), int(d.d.capn))
+		return 0, fmt.Errorf("drain buffers could not grow past %d bytes / %d messages", int(d.d.cap), int(d.d.capn))
 	case faultBadHdr:
 		b := d.d.bad
-		return 0, fmt.Errorf("source: fast: partition %d offset %d: the message's headers do not parse: %v",
+		return 0, fmt.Errorf("fast: partition %d offset %d: the message's headers do not parse: %v",
 			int32(b.partition), int64(b.offset), kafka.ErrorCode(b.code))
 	default:
-		return 0, fmt.Errorf("source: drain fault %d", int(d.d.fault))
+		return 0, fmt.Errorf("drain fault %d", int(d.d.fault))
 	}
 	return int(d.d.n), nil
 }

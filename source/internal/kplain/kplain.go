@@ -4,12 +4,12 @@
 //
 // Where it sits in the flow:
 //
-//	spec -> cells -> child process -> source (franz path, ceiling) -> [kplain] -> franz-go
+//	spec -> cells -> child process (fplab rung) -> [source: franz path, ceiling -> kplain -> franz-go] -> result -> journal -> tables/plots/report
 //
 // librdkafka's properties mean nothing to franz-go, so anything else is
-// refused by name rather than ignored. Errors carry no package prefix (the
-// caller adds its own) and name keys, never values: a password never
-// reaches a log.
+// refused by name rather than ignored. Errors carry no package prefix (only
+// the CLI adds one) and name keys, never values: a password never reaches a
+// log.
 package kplain
 
 import (
