@@ -27,11 +27,11 @@ const churnParallel = 64
 // ctx's error after the running ones finish.
 func ChurnThreads(ctx context.Context, n int) error {
 	if n <= 0 {
-		return fmt.Errorf("alloc: ChurnThreads: n must be positive, got %d", n)
+		return fmt.Errorf("ChurnThreads: n must be positive, got %d", n)
 	}
 	bg, err := cthreads.StartBackground(256)
 	if err != nil {
-		return fmt.Errorf("alloc: ChurnThreads: background C threads: %w", err)
+		return fmt.Errorf("ChurnThreads: background C threads: %w", err)
 	}
 	mem := Allocator()
 	// pass carries C blocks from a (soon dead) thread to another one, so
@@ -44,7 +44,7 @@ func ChurnThreads(ctx context.Context, n int) error {
 	for i := 0; i < n; i++ {
 		select {
 		case <-ctx.Done():
-			launchErr = fmt.Errorf("alloc: ChurnThreads: stopped after %d of %d threads: %w", i, n, ctx.Err())
+			launchErr = fmt.Errorf("ChurnThreads: stopped after %d of %d threads: %w", i, n, ctx.Err())
 		case sem <- struct{}{}:
 		}
 		if launchErr != nil {
@@ -66,12 +66,12 @@ func ChurnThreads(ctx context.Context, n int) error {
 	var rest error
 	for b := range pass {
 		if err := b.CheckFree(); err != nil {
-			rest = fmt.Errorf("alloc: ChurnThreads: handed-off block: %w", err)
+			rest = fmt.Errorf("ChurnThreads: handed-off block: %w", err)
 		}
 	}
 	var bgErr error
 	if _, err := bg.Stop(); err != nil {
-		bgErr = fmt.Errorf("alloc: ChurnThreads: background C threads: %w", err)
+		bgErr = fmt.Errorf("ChurnThreads: background C threads: %w", err)
 	}
 	close(errs)
 	all := []error{launchErr, rest, bgErr}
@@ -87,12 +87,12 @@ func ChurnThreads(ctx context.Context, n int) error {
 // churnOne is the body of one locked goroutine.
 func churnOne(i int, mem memory.Allocator, pass chan cthreads.Block) error {
 	if err := cthreads.ChurnLocal(2, uint32(i)); err != nil {
-		return fmt.Errorf("alloc: ChurnThreads: thread %d: %w", i, err)
+		return fmt.Errorf("ChurnThreads: thread %d: %w", i, err)
 	}
 	for _, sz := range [...]int{280, 64 << 10} {
 		b := mem.Allocate(sz)
 		if len(b) != sz {
-			return fmt.Errorf("alloc: ChurnThreads: thread %d: Allocate(%d) returned %d bytes", i, sz, len(b))
+			return fmt.Errorf("ChurnThreads: thread %d: Allocate(%d) returned %d bytes", i, sz, len(b))
 		}
 		b[0], b[sz-1] = byte(i), byte(i)
 		mem.Free(b)
@@ -101,14 +101,14 @@ func churnOne(i int, mem memory.Allocator, pass chan cthreads.Block) error {
 	select {
 	case b := <-pass:
 		if err := b.CheckFree(); err != nil {
-			return fmt.Errorf("alloc: ChurnThreads: thread %d freeing a handed-off block: %w", i, err)
+			return fmt.Errorf("ChurnThreads: thread %d freeing a handed-off block: %w", i, err)
 		}
 	default:
 	}
 	size := 232 + i%64
 	b, err := cthreads.NewBlock(size, byte(i))
 	if err != nil {
-		return fmt.Errorf("alloc: ChurnThreads: thread %d: block of %d bytes: %w", i, size, err)
+		return fmt.Errorf("ChurnThreads: thread %d: block of %d bytes: %w", i, size, err)
 	}
 	select {
 	case pass <- b:
@@ -116,7 +116,7 @@ func churnOne(i int, mem memory.Allocator, pass chan cthreads.Block) error {
 		// Nobody to hand it to: free it here; a changed block is still
 		// a failure.
 		if err := b.CheckFree(); err != nil {
-			return fmt.Errorf("alloc: ChurnThreads: thread %d: own block: %w", i, err)
+			return fmt.Errorf("ChurnThreads: thread %d: own block: %w", i, err)
 		}
 	}
 	return nil

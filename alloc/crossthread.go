@@ -14,14 +14,14 @@ import (
 // (~200-300 bytes) and Arrow buffers (64 KiB) are the interesting ones.
 func CrossThread(n int, size int) (float64, error) {
 	if n <= 0 {
-		return 0, fmt.Errorf("alloc: CrossThread: n must be positive, got %d", n)
+		return 0, fmt.Errorf("CrossThread: n must be positive, got %d", n)
 	}
 	if size <= 0 {
-		return 0, fmt.Errorf("alloc: CrossThread: size must be positive, got %d", size)
+		return 0, fmt.Errorf("CrossThread: size must be positive, got %d", size)
 	}
 	d, err := cthreads.CrossThread(int64(n), size)
 	if err != nil {
-		return 0, fmt.Errorf("alloc: CrossThread(n=%d, size=%d): %w", n, size, err)
+		return 0, fmt.Errorf("CrossThread(n=%d, size=%d): %w", n, size, err)
 	}
 	if d <= 0 {
 		d = 1

@@ -40,7 +40,7 @@ func (e Evidence) Err() error {
 	for i, c := range bad {
 		parts[i] = c.Name + ": " + c.Detail
 	}
-	return fmt.Errorf("alloc: %s (%s) not in force: %s", e.Allocator, e.Version, strings.Join(parts, "; "))
+	return fmt.Errorf("%s (%s) not in force: %s", e.Allocator, e.Version, strings.Join(parts, "; "))
 }
 
 // String renders the evidence on one line per check.

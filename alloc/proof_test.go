@@ -39,7 +39,7 @@ func TestEvidenceErrNamesFailedChecks(t *testing.T) {
 	if err == nil {
 		t.Fatal("Err() = nil with a failed check")
 	}
-	for _, want := range []string{"alloc: mimalloc3", "series: mi_version 2.3.2", "not in force"} {
+	for _, want := range []string{"mimalloc3 (2.3.2) not in force: ", "series: mi_version 2.3.2"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("Err() = %q, missing %q", err, want)
 		}

@@ -32,7 +32,7 @@ func OwnsPointer(p unsafe.Pointer) bool {
 func Counters() (Snapshot, error) {
 	c, err := cmalloc.ReadMiCounters()
 	if err != nil {
-		return Snapshot{}, fmt.Errorf("alloc: %s: %w", Name(), err)
+		return Snapshot{}, fmt.Errorf("%s: %w", Name(), err)
 	}
 	rss, err := residentBytes()
 	if err != nil {

@@ -8,7 +8,7 @@ import (
 )
 
 // Event is one line of the progress stream a reader writes (one JSON
-// object per line, see the package documentation for the protocol). Times
+// object per line, docs/checkpoint.md has the protocol). Times
 // are Unix nanoseconds of the wall clock (reader and supervisor share the
 // host); durations are nanoseconds measured on the reader's monotonic clock.
 type Event struct {
@@ -69,7 +69,7 @@ type eventWriter struct {
 func (e *eventWriter) emit(ev *Event) error {
 	data, err := json.Marshal(ev)
 	if err != nil {
-		return fmt.Errorf("checkpointcost: encode event: %w", err)
+		return fmt.Errorf("encode event: %w", err)
 	}
 	return e.write(append(data, '\n'))
 }
@@ -95,7 +95,7 @@ func (e *eventWriter) batch(t int64, rec int64, split []int64) error {
 
 func (e *eventWriter) write(b []byte) error {
 	if _, err := e.w.Write(b); err != nil {
-		return fmt.Errorf("checkpointcost: write event: %w", err)
+		return fmt.Errorf("write event: %w", err)
 	}
 	return nil
 }

@@ -42,7 +42,7 @@ func (inc *incarnation) handle(ev *Event, res *Result) error {
 	switch ev.Ev {
 	case EvStart:
 		if len(ev.Split) != inc.nStart {
-			return fmt.Errorf("checkpointcost: reader %d starts with %d partitions, the range has %d", inc.index, len(ev.Split), inc.nStart)
+			return fmt.Errorf("reader %d starts with %d partitions, the range has %d", inc.index, len(ev.Split), inc.nStart)
 		}
 		inc.restoredID, inc.restored = ev.Restored, slices.Clone(ev.Split)
 		inc.split = slices.Clone(ev.Split)
@@ -50,7 +50,7 @@ func (inc *incarnation) handle(ev *Event, res *Result) error {
 		inc.first = ev.T
 	case EvBatch:
 		if len(ev.Split) != inc.nStart {
-			return fmt.Errorf("checkpointcost: reader %d reported %d partitions, the range has %d", inc.index, len(ev.Split), inc.nStart)
+			return fmt.Errorf("reader %d reported %d partitions, the range has %d", inc.index, len(ev.Split), inc.nStart)
 		}
 		inc.read += ev.Rec
 		inc.last = ev.T
@@ -75,10 +75,10 @@ func (inc *incarnation) handle(ev *Event, res *Result) error {
 	case EvCommit:
 	case EvHalt:
 		if len(ev.Split) != inc.nStart {
-			return fmt.Errorf("checkpointcost: reader %d halted with %d partitions, the range has %d", inc.index, len(ev.Split), inc.nStart)
+			return fmt.Errorf("reader %d halted with %d partitions, the range has %d", inc.index, len(ev.Split), inc.nStart)
 		}
 		if inc.ckpts == 0 {
-			return fmt.Errorf("checkpointcost: reader %d halted without a checkpoint of its own", inc.index)
+			return fmt.Errorf("reader %d halted without a checkpoint of its own", inc.index)
 		}
 		inc.split, inc.wait = ev.Split, time.Duration(ev.WaitNS)
 		if inc.target != nil && inc.caughtUp == 0 && atOrPast(inc.split, inc.target) {
@@ -90,7 +90,7 @@ func (inc *incarnation) handle(ev *Event, res *Result) error {
 	case EvError:
 		inc.errMsg = ev.Err
 	default:
-		return fmt.Errorf("checkpointcost: reader %d sent unknown event %q", inc.index, ev.Ev)
+		return fmt.Errorf("reader %d sent unknown event %q", inc.index, ev.Ev)
 	}
 	return nil
 }
@@ -100,7 +100,7 @@ func (inc *incarnation) handle(ev *Event, res *Result) error {
 func (s *supervisor) runOne(ctx context.Context, inc *incarnation, plan Plan) error {
 	argv := s.opt.ReaderArgv(inc.index)
 	if len(argv) == 0 {
-		return fmt.Errorf("checkpointcost: empty argv for reader %d", inc.index)
+		return fmt.Errorf("empty argv for reader %d", inc.index)
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Stderr = s.opt.Stderr
@@ -108,16 +108,16 @@ func (s *supervisor) runOne(ctx context.Context, inc *incarnation, plan Plan) er
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	out, err := cmd.StdoutPipe()
 	if err != nil {
-		return fmt.Errorf("checkpointcost: %w", err)
+		return fmt.Errorf("stdout pipe of reader %d: %w", inc.index, err)
 	}
 	in, err := cmd.StdinPipe()
 	if err != nil {
-		return fmt.Errorf("checkpointcost: %w", err)
+		return fmt.Errorf("stdin pipe of reader %d: %w", inc.index, err)
 	}
 	if s.opt.ReaderFiles != nil {
 		files, err := s.opt.ReaderFiles(inc.index)
 		if err != nil {
-			return fmt.Errorf("checkpointcost: files for reader %d: %w", inc.index, err)
+			return fmt.Errorf("files for reader %d: %w", inc.index, err)
 		}
 		cmd.ExtraFiles = files
 	}
@@ -127,7 +127,7 @@ func (s *supervisor) runOne(ctx context.Context, inc *incarnation, plan Plan) er
 		_ = f.Close()
 	}
 	if err != nil {
-		return fmt.Errorf("checkpointcost: start reader %d: %w", inc.index, err)
+		return fmt.Errorf("start reader %d: %w", inc.index, err)
 	}
 	// The plan fits the pipe's buffer; a reader that exits without reading
 	// it fails on its own terms below.
@@ -165,21 +165,21 @@ func (s *supervisor) runOne(ctx context.Context, inc *incarnation, plan Plan) er
 			}
 			if ev.Ev == EvHalt {
 				if err := cmd.Process.Kill(); err != nil {
-					return abort(fmt.Errorf("checkpointcost: kill reader %d: %w", inc.index, err))
+					return abort(fmt.Errorf("kill reader %d: %w", inc.index, err))
 				}
 				inc.killed = true
 			}
 		case <-stall.C:
-			return abort(fmt.Errorf("checkpointcost: reader %d sent no event for %v", inc.index, s.opt.StallTimeout))
+			return abort(fmt.Errorf("reader %d sent no event for %v", inc.index, s.opt.StallTimeout))
 		case <-ctx.Done():
-			return abort(fmt.Errorf("checkpointcost: reader %d: %w", inc.index, ctx.Err()))
+			return abort(fmt.Errorf("reader %d: %w", inc.index, ctx.Err()))
 		}
 	}
 	if scanErr != nil {
 		return abort(scanErr)
 	}
 	if partial != nil && !inc.killed {
-		return abort(fmt.Errorf("checkpointcost: reader %d ended in the middle of an event line", inc.index))
+		return abort(fmt.Errorf("reader %d ended in the middle of an event line", inc.index))
 	}
 	werr := cmd.Wait()
 	switch {
@@ -190,9 +190,9 @@ func (s *supervisor) runOne(ctx context.Context, inc *incarnation, plan Plan) er
 		if msg == "" {
 			msg = "no error event"
 		}
-		return fmt.Errorf("checkpointcost: reader %d failed: %v (%s)", inc.index, werr, msg)
+		return fmt.Errorf("reader %d failed: %w (%s)", inc.index, werr, msg)
 	case !inc.done:
-		return fmt.Errorf("checkpointcost: reader %d exited without its done event", inc.index)
+		return fmt.Errorf("reader %d exited without its done event", inc.index)
 	}
 	return nil
 }
@@ -211,14 +211,14 @@ func readEvents(r io.Reader, index int, evs chan<- Event) (partial []byte, err e
 			return nil, nil
 		}
 		if rerr != nil {
-			return nil, fmt.Errorf("checkpointcost: read events of reader %d: %w", index, rerr)
+			return nil, fmt.Errorf("read events of reader %d: %w", index, rerr)
 		}
 		var ev Event
 		if err := json.Unmarshal(bytes.TrimSpace(line), &ev); err != nil || ev.Ev == "" {
 			if len(line) > 80 {
 				line = append(line[:80:80], "..."...)
 			}
-			return nil, fmt.Errorf("checkpointcost: reader %d printed a line that is not an event: %q", index, bytes.TrimSpace(line))
+			return nil, fmt.Errorf("reader %d printed a line that is not an event: %q", index, bytes.TrimSpace(line))
 		}
 		evs <- ev
 	}

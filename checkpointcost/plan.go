@@ -41,11 +41,11 @@ func (p *Plan) validate(partitions int) error {
 	}
 	switch {
 	case p.HaltAt <= 0:
-		return fmt.Errorf("checkpointcost: plan halts at %d records, want > 0", p.HaltAt)
+		return fmt.Errorf("plan halts at %d records, want > 0", p.HaltAt)
 	case len(p.RangeStart) != partitions:
-		return fmt.Errorf("checkpointcost: plan's range has %d partitions, the reader %d", len(p.RangeStart), partitions)
+		return fmt.Errorf("plan's range has %d partitions, the reader %d", len(p.RangeStart), partitions)
 	case p.After != nil && len(p.After) != partitions:
-		return fmt.Errorf("checkpointcost: plan's position to get back to has %d partitions, the reader %d", len(p.After), partitions)
+		return fmt.Errorf("plan's position to get back to has %d partitions, the reader %d", len(p.After), partitions)
 	}
 	return nil
 }
@@ -69,11 +69,11 @@ func (p *Plan) reached(split []int64) bool {
 func ReadPlan(r io.Reader) (Plan, error) {
 	line, err := bufio.NewReader(r).ReadBytes('\n')
 	if err != nil {
-		return Plan{}, fmt.Errorf("checkpointcost: read the failure plan from the supervisor: %w", err)
+		return Plan{}, fmt.Errorf("read the failure plan from the supervisor: %w", err)
 	}
 	var p Plan
 	if err := json.Unmarshal(line, &p); err != nil {
-		return Plan{}, fmt.Errorf("checkpointcost: failure plan: %w", err)
+		return Plan{}, fmt.Errorf("failure plan: %w", err)
 	}
 	return p, nil
 }
@@ -82,7 +82,7 @@ func ReadPlan(r io.Reader) (Plan, error) {
 func writePlan(w io.Writer, p Plan) error {
 	data, err := json.Marshal(p)
 	if err != nil {
-		return fmt.Errorf("checkpointcost: encode plan: %w", err)
+		return fmt.Errorf("encode plan: %w", err)
 	}
 	_, err = w.Write(append(data, '\n'))
 	return err

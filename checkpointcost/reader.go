@@ -78,10 +78,10 @@ type reader struct {
 
 // ErrHalted is what RunReader returns when the reader stopped at its
 // planned failure and its context ended before the supervisor killed it.
-var ErrHalted = errors.New("checkpointcost: reader halted at its planned failure")
+var ErrHalted = errors.New("reader halted at its planned failure")
 
 // RunReader drains r to its end under checkpointing and writes progress
-// events (see the package documentation) to events. Between two Next
+// events (docs/checkpoint.md) to events. Between two Next
 // calls it takes a barrier if the coordinator has triggered one; each
 // batch's record ids are staged in the committing sink. At the end it
 // takes a final checkpoint so every record is committed. A failed
@@ -91,16 +91,16 @@ var ErrHalted = errors.New("checkpointcost: reader halted at its planned failure
 // The caller owns r (and closes it).
 func RunReader(ctx context.Context, r consume.Reader, opt ReaderOptions, events io.Writer) error {
 	if opt.Store == "" || opt.Output == "" {
-		return fmt.Errorf("checkpointcost: reader needs a store and an output directory")
+		return fmt.Errorf("reader needs a store and an output directory")
 	}
 	if opt.Restored.Start == nil {
-		return fmt.Errorf("checkpointcost: reader needs its start offsets (ReaderOptions.Restored from Restore)")
+		return fmt.Errorf("reader needs its start offsets (ReaderOptions.Restored from Restore)")
 	}
 	if opt.Interval < 0 {
-		return fmt.Errorf("checkpointcost: negative checkpoint interval %v", opt.Interval)
+		return fmt.Errorf("negative checkpoint interval %v", opt.Interval)
 	}
 	if opt.Progress < 0 {
-		return fmt.Errorf("checkpointcost: negative progress interval %v", opt.Progress)
+		return fmt.Errorf("negative progress interval %v", opt.Progress)
 	}
 	if opt.Interval == 0 {
 		opt.Interval = DefaultInterval
@@ -164,7 +164,7 @@ func (rd *reader) run(ctx context.Context, r consume.Reader) error {
 			break
 		}
 		if err != nil {
-			return fmt.Errorf("checkpointcost: read: %w", err)
+			return fmt.Errorf("read: %w", err)
 		}
 		if err := rd.batch(r, b); err != nil {
 			return err
@@ -215,7 +215,7 @@ func (rd *reader) batch(r consume.Reader, b *consume.Batch) error {
 	rd.rows += int64(len(b.Partitions))
 	rd.last = now
 	if len(b.Split) != len(rd.split) {
-		return fmt.Errorf("checkpointcost: batch has split state for %d partitions, the reader started with %d", len(b.Split), len(rd.split))
+		return fmt.Errorf("batch has split state for %d partitions, the reader started with %d", len(b.Split), len(rd.split))
 	}
 	copy(rd.split, b.Split)
 	rd.unreported += int64(len(b.Partitions))
@@ -243,7 +243,7 @@ func (rd *reader) flushProgress() error {
 // fmtFinal is the error of a final checkpoint whose snapshot could not be
 // written.
 func fmtFinal(err error) error {
-	return fmt.Errorf("checkpointcost: final checkpoint failed: %w", err)
+	return fmt.Errorf("final checkpoint failed: %w", err)
 }
 
 // maxForced bounds the checkpoints a reader tries at its failure point:
@@ -264,7 +264,7 @@ func (rd *reader) halt(ctx context.Context) error {
 	t0 := time.Now()
 	for tries := 0; rd.completed == 0; tries++ {
 		if tries == maxForced {
-			return fmt.Errorf("checkpointcost: no checkpoint completed in %d tries at the planned failure", maxForced)
+			return fmt.Errorf("no checkpoint completed in %d tries at the planned failure", maxForced)
 		}
 		if rd.inflight == nil {
 			if err := rd.begin(time.Now(), false, true); err != nil {

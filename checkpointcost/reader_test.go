@@ -18,11 +18,12 @@ import (
 )
 
 // runInProcess runs RunReader over a fake source from start to stop and
-// returns its events.
-func runInProcess(t *testing.T, opt ReaderOptions, start, stop []int64, batch int) ([]Event, error) {
+// returns its events; onBatch, if given, is the fake's batch hook.
+func runInProcess(t *testing.T, opt ReaderOptions, start, stop []int64, batch int, onBatch func(done bool)) ([]Event, error) {
 	t.Helper()
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	r := newFakeReader(mem, start, stop, batch)
+	r.onBatch = onBatch
 	if opt.trigger == nil {
 		opt.trigger, opt.awaitSnapshot = &batchTrigger{every: 5}, true
 	}
@@ -62,7 +63,7 @@ func TestRunReaderEvents(t *testing.T) {
 	dir := t.TempDir()
 	store, out := filepath.Join(dir, "store"), filepath.Join(dir, "out")
 	start, stop := []int64{0, 100}, []int64{2000, 1500}
-	evs, err := runInProcess(t, ReaderOptions{Store: store, Output: out}, start, stop, 97)
+	evs, err := runInProcess(t, ReaderOptions{Store: store, Output: out}, start, stop, 97, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +121,7 @@ func TestRunReaderCoalescedProgress(t *testing.T) {
 	dir := t.TempDir()
 	store, out := filepath.Join(dir, "store"), filepath.Join(dir, "out")
 	start, stop := []int64{0, 100}, []int64{2000, 1500}
-	evs, err := runInProcess(t, ReaderOptions{Store: store, Output: out, Progress: time.Hour}, start, stop, 97)
+	evs, err := runInProcess(t, ReaderOptions{Store: store, Output: out, Progress: time.Hour}, start, stop, 97, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,18 +203,11 @@ func TestRunReaderSnapshotIsAsync(t *testing.T) {
 	store, out := filepath.Join(dir, "store"), filepath.Join(dir, "out")
 	start, stop := []int64{0, 0}, []int64{10000, 10000}
 	g := newGatedFS()
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	r := newFakeReader(mem, start, stop, 50)
-	r.onBatch = g.onBatch
-	opt := ReaderOptions{Store: store, Output: out, Restored: Restored{Start: start}, fs: g, trigger: &batchTrigger{every: 20}}
-	var buf bytes.Buffer
-	err := RunReader(context.Background(), r, opt, &buf)
-	r.Close()
-	mem.AssertSize(t, 0)
+	opt := ReaderOptions{Store: store, Output: out, fs: g, trigger: &batchTrigger{every: 20}}
+	evs, err := runInProcess(t, opt, start, stop, 50, g.onBatch)
 	if err != nil {
 		t.Fatal(err)
 	}
-	evs := parseEvents(t, buf.Bytes())
 	// The gate opens after three more batches or at the end of the read: a
 	// checkpoint whose barrier has fewer than three batches after it may
 	// have been released by the end, so only the others must overlap.
@@ -264,7 +258,7 @@ func TestRunReaderStoreUnderFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	store, out := filepath.Join(dir, "file", "store"), filepath.Join(dir, "out")
-	evs, err := runInProcess(t, ReaderOptions{Store: store, Output: out}, []int64{0}, []int64{3000}, 100)
+	evs, err := runInProcess(t, ReaderOptions{Store: store, Output: out}, []int64{0}, []int64{3000}, 100, nil)
 	if err == nil || !strings.Contains(err.Error(), "final checkpoint failed") {
 		t.Fatalf("err = %v, want a failed final checkpoint", err)
 	}
@@ -290,7 +284,7 @@ func TestRunReaderStoreFailsLater(t *testing.T) {
 	store, out := filepath.Join(dir, "store"), filepath.Join(dir, "out")
 	opt := ReaderOptions{Store: store, Output: out}
 	opt.fs = &failingFS{store: store, fail: func(id int) bool { return id >= 3 }}
-	evs, err := runInProcess(t, opt, []int64{0, 0}, []int64{3000, 3000}, 50)
+	evs, err := runInProcess(t, opt, []int64{0, 0}, []int64{3000, 3000}, 50, nil)
 	if err == nil {
 		t.Fatal("a failed final checkpoint did not fail the reader")
 	}

@@ -23,10 +23,10 @@ type Restored struct {
 // when the store holds no checkpoint.
 func Restore(store, output string, start []int64) (Restored, error) {
 	if store == "" || output == "" {
-		return Restored{}, fmt.Errorf("checkpointcost: restore needs a store and an output directory")
+		return Restored{}, fmt.Errorf("restore needs a store and an output directory")
 	}
 	if start == nil {
-		return Restored{}, fmt.Errorf("checkpointcost: restore needs the range's start offsets")
+		return Restored{}, fmt.Errorf("restore needs the range's start offsets")
 	}
 	s, err := latestSnapshot(store)
 	if err != nil {
@@ -40,7 +40,7 @@ func Restore(store, output string, start []int64) (Restored, error) {
 		return Restored{Start: append([]int64(nil), start...)}, nil
 	}
 	if len(start) != len(s.Split) {
-		return Restored{}, fmt.Errorf("checkpointcost: checkpoint %d has %d partitions, the range %d", s.ID, len(s.Split), len(start))
+		return Restored{}, fmt.Errorf("checkpoint %d has %d partitions, the range %d", s.ID, len(s.Split), len(start))
 	}
 	r := Restored{ID: s.ID, Start: s.Split}
 	for _, t := range s.Pending {

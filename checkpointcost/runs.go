@@ -42,7 +42,7 @@ func appendEncodedRun(b []byte, r run) []byte {
 // decodeRuns parses a runs file; a file cut short is an error.
 func decodeRuns(data []byte) ([]run, error) {
 	if len(data)%runSize != 0 {
-		return nil, fmt.Errorf("checkpointcost: runs data of %d bytes is not a whole number of %d-byte runs", len(data), runSize)
+		return nil, fmt.Errorf("runs data of %d bytes is not a whole number of %d-byte runs", len(data), runSize)
 	}
 	out := make([]run, 0, len(data)/runSize)
 	for b := data; len(b) > 0; b = b[runSize:] {
@@ -52,7 +52,7 @@ func decodeRuns(data []byte) ([]run, error) {
 			Count: int64(binary.LittleEndian.Uint64(b[12:])),
 		}
 		if r.Count <= 0 || r.First < 0 {
-			return nil, fmt.Errorf("checkpointcost: malformed run (partition %d, first %d, count %d)", r.Part, r.First, r.Count)
+			return nil, fmt.Errorf("malformed run (partition %d, first %d, count %d)", r.Part, r.First, r.Count)
 		}
 		out = append(out, r)
 	}

@@ -56,7 +56,7 @@ func newSink(fsys fileSystem, output string) *sink {
 // checkpoint attempt id will pre-commit.
 func (s *sink) stage(id int, parts []int32, offs []int64) error {
 	if len(parts) != len(offs) {
-		return fmt.Errorf("checkpointcost: batch has %d partitions for %d offsets", len(parts), len(offs))
+		return fmt.Errorf("batch has %d partitions for %d offsets", len(parts), len(offs))
 	}
 	if len(parts) == 0 {
 		return nil
@@ -64,11 +64,11 @@ func (s *sink) stage(id int, parts []int32, offs []int64) error {
 	if s.cur == nil {
 		dir := filepath.Join(s.output, stagingDir)
 		if err := s.fs.MkdirAll(dir); err != nil {
-			return fmt.Errorf("checkpointcost: sink: %w", err)
+			return fmt.Errorf("sink: %w", err)
 		}
 		f, err := s.fs.Create(txnFile(s.output, stagingDir, id))
 		if err != nil {
-			return fmt.Errorf("checkpointcost: sink: %w", err)
+			return fmt.Errorf("sink: %w", err)
 		}
 		s.cur, s.open = f, txn{ID: id}
 		if s.w == nil {
@@ -83,7 +83,7 @@ func (s *sink) stage(id int, parts []int32, offs []int64) error {
 		s.buf = appendEncodedRun(s.buf, r)
 	}
 	if _, err := s.w.Write(s.buf); err != nil {
-		return fmt.Errorf("checkpointcost: sink: %w", err)
+		return fmt.Errorf("sink: %w", err)
 	}
 	s.open.Bytes += int64(len(s.buf))
 	s.open.Records += int64(len(parts))
@@ -111,7 +111,7 @@ func (s *sink) rotate() (*closing, error) {
 	s.cur = nil
 	if err := s.w.Flush(); err != nil {
 		_ = c.f.Close()
-		return nil, fmt.Errorf("checkpointcost: sink pre-commit of transaction %d: %w", c.t.ID, err)
+		return nil, fmt.Errorf("sink pre-commit of transaction %d: %w", c.t.ID, err)
 	}
 	s.pending = append(s.pending, s.open)
 	return c, nil
@@ -129,7 +129,7 @@ func (c *closing) durable(fsys fileSystem, output string) error {
 		err = fsys.SyncDir(filepath.Join(output, stagingDir))
 	}
 	if err != nil {
-		return fmt.Errorf("checkpointcost: sink pre-commit of transaction %d: %w", c.t.ID, err)
+		return fmt.Errorf("sink pre-commit of transaction %d: %w", c.t.ID, err)
 	}
 	return nil
 }
@@ -170,29 +170,29 @@ func commitTxn(fsys fileSystem, output string, t txn) (bool, error) {
 	dst := txnFile(output, committedDir, t.ID)
 	if st, err := os.Stat(dst); err == nil {
 		if st.Size() != t.Bytes {
-			return false, fmt.Errorf("checkpointcost: committed transaction %d has %d bytes, its checkpoint says %d", t.ID, st.Size(), t.Bytes)
+			return false, fmt.Errorf("committed transaction %d has %d bytes, its checkpoint says %d", t.ID, st.Size(), t.Bytes)
 		}
 		return false, nil
 	}
 	st, err := os.Stat(src)
 	if errors.Is(err, fs.ErrNotExist) {
-		return false, fmt.Errorf("checkpointcost: pending transaction %d is neither staged nor committed", t.ID)
+		return false, fmt.Errorf("pending transaction %d is neither staged nor committed", t.ID)
 	}
 	if err != nil {
-		return false, fmt.Errorf("checkpointcost: commit: %w", err)
+		return false, fmt.Errorf("commit: %w", err)
 	}
 	if st.Size() != t.Bytes {
-		return false, fmt.Errorf("checkpointcost: staged transaction %d has %d bytes, its checkpoint says %d", t.ID, st.Size(), t.Bytes)
+		return false, fmt.Errorf("staged transaction %d has %d bytes, its checkpoint says %d", t.ID, st.Size(), t.Bytes)
 	}
 	dir := filepath.Join(output, committedDir)
 	if err := fsys.MkdirAll(dir); err != nil {
-		return false, fmt.Errorf("checkpointcost: commit: %w", err)
+		return false, fmt.Errorf("commit: %w", err)
 	}
 	if err := fsys.Rename(src, dst); err != nil {
-		return false, fmt.Errorf("checkpointcost: commit of transaction %d: %w", t.ID, err)
+		return false, fmt.Errorf("commit of transaction %d: %w", t.ID, err)
 	}
 	if err := fsys.SyncDir(dir); err != nil {
-		return false, fmt.Errorf("checkpointcost: commit of transaction %d: %w", t.ID, err)
+		return false, fmt.Errorf("commit of transaction %d: %w", t.ID, err)
 	}
 	return true, nil
 }
@@ -207,14 +207,14 @@ func abortStaged(fsys fileSystem, output string) error {
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("checkpointcost: abort: %w", err)
+		return fmt.Errorf("abort: %w", err)
 	}
 	for _, e := range ents {
 		if _, ok := txnID(e.Name()); !ok {
 			continue
 		}
 		if err := fsys.Remove(filepath.Join(dir, e.Name())); err != nil {
-			return fmt.Errorf("checkpointcost: abort: %w", err)
+			return fmt.Errorf("abort: %w", err)
 		}
 	}
 	return nil

@@ -45,10 +45,10 @@ func ckptID(name string) (int, bool) {
 func writeSnapshot(fsys fileSystem, store string, s *snapshot) (int, error) {
 	data, err := json.Marshal(s)
 	if err != nil {
-		return 0, fmt.Errorf("checkpointcost: encode checkpoint %d: %w", s.ID, err)
+		return 0, fmt.Errorf("encode checkpoint %d: %w", s.ID, err)
 	}
 	if err := writeDurable(fsys, ckptFile(store, s.ID), data); err != nil {
-		return 0, fmt.Errorf("checkpointcost: write checkpoint %d: %w", s.ID, err)
+		return 0, fmt.Errorf("write checkpoint %d: %w", s.ID, err)
 	}
 	return len(data), nil
 }
@@ -61,7 +61,7 @@ func latestSnapshot(store string) (*snapshot, error) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("checkpointcost: read store: %w", err)
+		return nil, fmt.Errorf("read store: %w", err)
 	}
 	best := 0
 	for _, e := range ents {
@@ -74,14 +74,14 @@ func latestSnapshot(store string) (*snapshot, error) {
 	}
 	data, err := os.ReadFile(ckptFile(store, best))
 	if err != nil {
-		return nil, fmt.Errorf("checkpointcost: read checkpoint %d: %w", best, err)
+		return nil, fmt.Errorf("read checkpoint %d: %w", best, err)
 	}
 	var s snapshot
 	if err := json.Unmarshal(data, &s); err != nil {
-		return nil, fmt.Errorf("checkpointcost: checkpoint %d is corrupt: %v", best, err)
+		return nil, fmt.Errorf("checkpoint %d is corrupt: %w", best, err)
 	}
 	if s.Version != snapshotVersion || s.ID != best {
-		return nil, fmt.Errorf("checkpointcost: checkpoint %d has version %d and id %d", best, s.Version, s.ID)
+		return nil, fmt.Errorf("checkpoint %d has version %d and id %d", best, s.Version, s.ID)
 	}
 	return &s, nil
 }

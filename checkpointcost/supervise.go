@@ -48,32 +48,32 @@ type SuperviseOptions struct {
 func (o *SuperviseOptions) validate() error {
 	switch {
 	case o.Store == "" || o.Output == "":
-		return fmt.Errorf("checkpointcost: supervise needs a store and an output directory")
+		return fmt.Errorf("supervise needs a store and an output directory")
 	case o.ReaderArgv == nil:
-		return fmt.Errorf("checkpointcost: supervise needs ReaderArgv")
+		return fmt.Errorf("supervise needs ReaderArgv")
 	case len(o.Stop) == 0 || len(o.Start) != len(o.Stop):
-		return fmt.Errorf("checkpointcost: supervise needs start and stop offsets for each partition (got %d and %d)", len(o.Start), len(o.Stop))
+		return fmt.Errorf("supervise needs start and stop offsets for each partition (got %d and %d)", len(o.Start), len(o.Stop))
 	case o.Failures < 0 || o.Failures > 10000:
-		return fmt.Errorf("checkpointcost: failures must be 0..10000, got %d", o.Failures)
+		return fmt.Errorf("failures must be 0..10000, got %d", o.Failures)
 	case o.StallTimeout < 0:
-		return fmt.Errorf("checkpointcost: negative stall timeout %v", o.StallTimeout)
+		return fmt.Errorf("negative stall timeout %v", o.StallTimeout)
 	}
 	for p := range o.Stop {
 		if o.Start[p] < 0 || o.Stop[p] < o.Start[p] {
-			return fmt.Errorf("checkpointcost: partition %d range [%d, %d) is invalid", p, o.Start[p], o.Stop[p])
+			return fmt.Errorf("partition %d range [%d, %d) is invalid", p, o.Start[p], o.Stop[p])
 		}
 	}
 	if s, err := latestSnapshot(o.Store); err != nil {
 		return err
 	} else if s != nil {
-		return fmt.Errorf("checkpointcost: store %s already holds checkpoint %d; use an empty directory", o.Store, s.ID)
+		return fmt.Errorf("store %s already holds checkpoint %d; use an empty directory", o.Store, s.ID)
 	}
 	ents, err := os.ReadDir(filepath.Join(o.Output, committedDir))
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("checkpointcost: %w", err)
+		return err
 	}
 	if len(ents) > 0 {
-		return fmt.Errorf("checkpointcost: output %s already holds committed data; use an empty directory", o.Output)
+		return fmt.Errorf("output %s already holds committed data; use an empty directory", o.Output)
 	}
 	return nil
 }
@@ -107,18 +107,18 @@ func Supervise(ctx context.Context, opt SuperviseOptions) (Result, error) {
 	err = s.run(ctx)
 	res := &s.res
 	if err == nil && len(res.Failures) != opt.Failures {
-		err = fmt.Errorf("checkpointcost: %d of %d failures injected (internal error: every planned failure halts its reader)", len(res.Failures), opt.Failures)
+		err = fmt.Errorf("%d of %d failures injected (internal error: every planned failure halts its reader)", len(res.Failures), opt.Failures)
 	}
 	if err == nil {
 		res.Verdict, err = Verify(opt.Output, opt.Start, opt.Stop, opt.Holes)
 		if err == nil && !res.Verdict.OK() {
 			v := res.Verdict
-			err = fmt.Errorf("checkpointcost: committed output has %d lost and %d duplicate records (%d outside the range)", v.Lost, v.Dup, v.Extra)
+			err = fmt.Errorf("committed output has %d lost and %d duplicate records (%d outside the range)", v.Lost, v.Dup, v.Extra)
 		}
 	}
 	res.summarise()
 	if err == nil && res.FailedCheckpoints > 0 {
-		err = fmt.Errorf("checkpointcost: %d checkpoints failed (first: %s)", res.FailedCheckpoints, res.FailedErr)
+		err = fmt.Errorf("%d checkpoints failed (first: %s)", res.FailedCheckpoints, res.FailedErr)
 	}
 	return *res, err
 }
@@ -131,7 +131,7 @@ func killTargets(seed uint64, n int, total int64) ([]int64, error) {
 	}
 	hi := total * 9 / 10
 	if hi < int64(n) {
-		return nil, fmt.Errorf("checkpointcost: a range of %d records is too short for %d failures", total, n)
+		return nil, fmt.Errorf("a range of %d records is too short for %d failures", total, n)
 	}
 	rng := rand.New(rand.NewPCG(seed, 0x636b70746b696c6c))
 	seen := make(map[int64]bool, n)
@@ -181,14 +181,14 @@ func (s *supervisor) run(ctx context.Context) error {
 		}
 		if !inc.killed {
 			if plan.Halt {
-				return fmt.Errorf("checkpointcost: reader %d finished without halting at its planned failure (%d records in)", i, plan.HaltAt)
+				return fmt.Errorf("reader %d finished without halting at its planned failure (%d records in)", i, plan.HaltAt)
 			}
 			return nil
 		}
 		target = slices.Clone(inc.split)
 		s.res.Failures = append(s.res.Failures, Failure{Reader: i, Pre: target, Wait: inc.wait})
 	}
-	return fmt.Errorf("checkpointcost: reader %d was killed but no failures are left (internal error)", s.opt.Failures)
+	return fmt.Errorf("reader %d was killed but no failures are left (internal error)", s.opt.Failures)
 }
 
 // recovered completes the last failure with the reader that followed it.
@@ -196,12 +196,12 @@ func (s *supervisor) recovered(inc *incarnation) error {
 	f := &s.res.Failures[len(s.res.Failures)-1]
 	f.Restored, f.RestoredID = inc.restored, inc.restoredID
 	if len(f.Restored) != len(f.Pre) {
-		return fmt.Errorf("checkpointcost: reader %d restored %d partitions, the killed reader had %d", inc.index, len(f.Restored), len(f.Pre))
+		return fmt.Errorf("reader %d restored %d partitions, the killed reader had %d", inc.index, len(f.Restored), len(f.Pre))
 	}
 	for p := range f.Pre {
 		d := f.Pre[p] - f.Restored[p]
 		if d < 0 {
-			return fmt.Errorf("checkpointcost: reader %d restored partition %d at %d, past the killed reader's %d", inc.index, p, f.Restored[p], f.Pre[p])
+			return fmt.Errorf("reader %d restored partition %d at %d, past the killed reader's %d", inc.index, p, f.Restored[p], f.Pre[p])
 		}
 		f.Replay += d
 	}
@@ -209,7 +209,7 @@ func (s *supervisor) recovered(inc *incarnation) error {
 	if caught == 0 {
 		// Nothing left to read after the restore: back once it finished.
 		if !inc.done || !atOrPast(inc.restored, f.Pre) {
-			return fmt.Errorf("checkpointcost: reader %d never got back to the killed reader's position", inc.index)
+			return fmt.Errorf("reader %d never got back to the killed reader's position", inc.index)
 		}
 		caught = inc.doneT
 	}

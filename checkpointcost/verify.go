@@ -41,19 +41,19 @@ func Verify(output string, start, stop []int64, holes Holes) (Verdict, error) {
 		holes = func(int, int64, int64) int64 { return 0 }
 	}
 	if len(start) != len(stop) {
-		return Verdict{}, fmt.Errorf("checkpointcost: verify: %d start offsets for %d stop offsets", len(start), len(stop))
+		return Verdict{}, fmt.Errorf("verify: %d start offsets for %d stop offsets", len(start), len(stop))
 	}
 	var v Verdict
 	for p := range stop {
 		if stop[p] < start[p] {
-			return Verdict{}, fmt.Errorf("checkpointcost: verify: partition %d stops at %d before its start %d", p, stop[p], start[p])
+			return Verdict{}, fmt.Errorf("verify: partition %d stops at %d before its start %d", p, stop[p], start[p])
 		}
 		v.Records += stop[p] - start[p] - holes(p, start[p], stop[p])
 	}
 	dir := filepath.Join(output, committedDir)
 	ents, err := os.ReadDir(dir)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return Verdict{}, fmt.Errorf("checkpointcost: verify: %w", err)
+		return Verdict{}, fmt.Errorf("verify: %w", err)
 	}
 	byPart := make([][]run, len(stop))
 	for _, e := range ents {
@@ -62,11 +62,11 @@ func Verify(output string, start, stop []int64, holes Holes) (Verdict, error) {
 		}
 		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
 		if err != nil {
-			return Verdict{}, fmt.Errorf("checkpointcost: verify: %w", err)
+			return Verdict{}, fmt.Errorf("verify: %w", err)
 		}
 		runs, err := decodeRuns(data)
 		if err != nil {
-			return Verdict{}, fmt.Errorf("checkpointcost: verify %s: %w", e.Name(), err)
+			return Verdict{}, fmt.Errorf("verify %s: %w", e.Name(), err)
 		}
 		v.Files++
 		for _, r := range runs {

@@ -31,10 +31,10 @@ func TestProbe(t *testing.T) {
 
 func TestProbeRejects(t *testing.T) {
 	c := clusters.Cluster{Bootstrap: []string{"127.0.0.1:1"}}
-	if err := clusters.Probe(t.Context(), c, 0); err == nil || err.Error() != "clusters: probe timeout must be > 0, got 0s" {
+	if err := clusters.Probe(t.Context(), c, 0); err == nil || err.Error() != "probe timeout must be > 0, got 0s" {
 		t.Errorf("Probe with timeout 0: %v", err)
 	}
-	if err := clusters.Probe(t.Context(), clusters.Cluster{}, time.Second); err == nil || err.Error() != "clusters: no bootstrap servers" {
+	if err := clusters.Probe(t.Context(), clusters.Cluster{}, time.Second); err == nil || err.Error() != "no bootstrap servers" {
 		t.Errorf("Probe without bootstrap: %v", err)
 	}
 }
@@ -74,7 +74,7 @@ func TestLoadStopsWhenBrokerDies(t *testing.T) {
 }
 
 // checkBrokerDown asserts err is one line, a *BrokerDownError naming one of
-// addrs, with the package prefix.
+// addrs, with no package prefix.
 func checkBrokerDown(t *testing.T, what string, err error, addrs []string) {
 	t.Helper()
 	var bd *clusters.BrokerDownError
@@ -82,8 +82,8 @@ func checkBrokerDown(t *testing.T, what string, err error, addrs []string) {
 		t.Fatalf("%s: error %v (%T), want a *clusters.BrokerDownError", what, err, err)
 	}
 	msg := err.Error()
-	if !strings.HasPrefix(msg, "clusters: broker "+bd.Addr+" is unreachable: ") || strings.Contains(msg, "\n") {
-		t.Errorf("%s: error %q, want one line: clusters: broker %s is unreachable: ...", what, msg, bd.Addr)
+	if !strings.HasPrefix(msg, "broker "+bd.Addr+" is unreachable: ") || strings.Contains(msg, "\n") {
+		t.Errorf("%s: error %q, want one line: broker %s is unreachable: ...", what, msg, bd.Addr)
 	}
 	for _, a := range addrs {
 		if bd.Addr == a {

@@ -52,7 +52,7 @@ func reachAny(ctx context.Context, seeds []string) error {
 			break
 		}
 	}
-	return fmt.Errorf("clusters: cannot reach bootstrap %s: %v", strings.Join(seeds, ","), first)
+	return fmt.Errorf("cannot reach bootstrap %s: %w", strings.Join(seeds, ","), first)
 }
 
 // newClient probes the bootstrap list and builds a franz-go client with
@@ -72,7 +72,7 @@ func (c Cluster) newClient(ctx context.Context, extra ...kgo.Opt) (*kgo.Client, 
 	)
 	cl, err := kgo.NewClient(append(opts, extra...)...)
 	if err != nil {
-		return nil, fmt.Errorf("clusters: client for %s: %v", strings.Join(c.seeds(), ","), err)
+		return nil, fmt.Errorf("client for %s: %w", strings.Join(c.seeds(), ","), err)
 	}
 	return cl, nil
 }
@@ -102,7 +102,7 @@ func (c Cluster) withAdmin(ctx context.Context, fn func(context.Context, *kadm.C
 // requestError words a failed request to the cluster on one line.
 func (c Cluster) requestError(what string, err error) error {
 	if errors.Is(err, context.DeadlineExceeded) {
-		return fmt.Errorf("clusters: %s from %s: no answer before the deadline: %v", what, strings.Join(c.seeds(), ","), err)
+		return fmt.Errorf("%s from %s: no answer before the deadline: %w", what, strings.Join(c.seeds(), ","), err)
 	}
-	return fmt.Errorf("clusters: %s from %s: %v", what, strings.Join(c.seeds(), ","), err)
+	return fmt.Errorf("%s from %s: %w", what, strings.Join(c.seeds(), ","), err)
 }

@@ -27,7 +27,7 @@ func (c Cluster) clientOpts() ([]kgo.Opt, error) {
 		}
 	}
 	if len(seeds) == 0 {
-		return nil, fmt.Errorf("clusters: no bootstrap servers")
+		return nil, fmt.Errorf("no bootstrap servers")
 	}
 	opts := []kgo.Opt{kgo.SeedBrokers(seeds...)}
 	if id := c.Props["client.id"]; id != "" {
@@ -45,7 +45,7 @@ func (c Cluster) clientOpts() ([]kgo.Opt, error) {
 	case "SASL_SSL":
 		useSASL, useTLS = true, true
 	default:
-		return nil, fmt.Errorf("clusters: security.protocol %q is unknown (want PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL)", proto)
+		return nil, fmt.Errorf("security.protocol %q is unknown (want PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL)", proto)
 	}
 	if useSASL {
 		o, err := c.saslOpt()
@@ -83,5 +83,5 @@ func (c Cluster) saslOpt() (kgo.Opt, error) {
 	case "SCRAM-SHA-512":
 		return kgo.SASL(scram.Auth{User: user, Pass: pass}.AsSha512Mechanism()), nil
 	}
-	return nil, fmt.Errorf("clusters: sasl.mechanism %s is unsupported by the loader (PLAIN, SCRAM-SHA-256 and SCRAM-SHA-512 are)", mech)
+	return nil, fmt.Errorf("sasl.mechanism %s is unsupported by the loader (PLAIN, SCRAM-SHA-256 and SCRAM-SHA-512 are)", mech)
 }

@@ -76,17 +76,17 @@ func TestUnsupportedSecurityProps(t *testing.T) {
 		want  string
 	}{
 		{map[string]string{"security.protocol": "SASL_SSL", "sasl.mechanism": "OAUTHBEARER"},
-			"clusters: sasl.mechanism OAUTHBEARER is unsupported by the loader"},
+			"sasl.mechanism OAUTHBEARER is unsupported by the loader"},
 		{map[string]string{"security.protocol": "SASL_PLAINTEXT"},
-			"clusters: sasl.mechanism GSSAPI is unsupported by the loader"},
+			"sasl.mechanism GSSAPI is unsupported by the loader"},
 		{map[string]string{"security.protocol": "SSL", "ssl.key.password": "x"},
-			"clusters: ssl.key.password (encrypted private keys) is unsupported by the loader"},
+			"ssl.key.password (encrypted private keys) is unsupported by the loader"},
 		{map[string]string{"security.protocol": "SSL", "ssl.ca.location": "/nonexistent/ca.pem"},
-			"clusters: ssl.ca.location: open /nonexistent/ca.pem"},
+			"ssl.ca.location: open /nonexistent/ca.pem"},
 		{map[string]string{"security.protocol": "SSL", "ssl.certificate.pem": "x"},
-			"clusters: a client certificate needs both ssl.certificate.* and ssl.key.*"},
+			"a client certificate needs both ssl.certificate.* and ssl.key.*"},
 		{map[string]string{"security.protocol": "kerberos"},
-			`clusters: security.protocol "KERBEROS" is unknown`},
+			`security.protocol "KERBEROS" is unknown`},
 	}
 	for _, k := range cases {
 		_, err := clusters.BrokerCount(ctx, clusters.Cluster{Bootstrap: []string{"127.0.0.1:1"}, Props: k.props})

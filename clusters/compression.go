@@ -27,7 +27,7 @@ func compressionCodec(name string) (kgo.CompressionCodec, error) {
 	case cell.CompressionZstd:
 		return kgo.ZstdCompression(), nil
 	}
-	return kgo.NoCompression(), fmt.Errorf("clusters: unknown compression %q (want %s)", name, strings.Join(cell.Compressions(), ", "))
+	return kgo.NoCompression(), fmt.Errorf("unknown compression %q (want %s)", name, strings.Join(cell.Compressions(), ", "))
 }
 
 // StoredCompression reads back the codec the last data batch of every
@@ -50,7 +50,7 @@ func StoredCompression(ctx context.Context, c Cluster, topic string, partitions 
 			return err
 		}
 		if !s.exists {
-			return fmt.Errorf("clusters: topic %q does not exist", topic)
+			return fmt.Errorf("topic %q does not exist", topic)
 		}
 		for p := range int32(partitions) {
 			if s.ends[p] > s.starts[p] {
@@ -67,7 +67,7 @@ func StoredCompression(ctx context.Context, c Cluster, topic string, partitions 
 		return "", err
 	}
 	if len(nonEmpty) == 0 {
-		return "", fmt.Errorf("clusters: topic %s has no record to read the compression of", topic)
+		return "", fmt.Errorf("topic %s has no record to read the compression of", topic)
 	}
 	// One batch per partition is all it needs: it starts at each
 	// partition's last records, so the broker has only the last batch or
@@ -87,12 +87,12 @@ func StoredCompression(ctx context.Context, c Cluster, topic string, partitions 
 	for len(codecs) < len(nonEmpty) {
 		fs := cl.PollFetches(ctx)
 		if ctx.Err() != nil {
-			return "", fmt.Errorf("clusters: topic %s: read the compression of %d of %d partitions: %w", topic, len(codecs), len(nonEmpty), ctx.Err())
+			return "", fmt.Errorf("topic %s: read the compression of %d of %d partitions: %w", topic, len(codecs), len(nonEmpty), ctx.Err())
 		}
 		var ferr error
 		fs.EachError(func(t string, p int32, err error) {
 			if ferr == nil {
-				ferr = fmt.Errorf("clusters: topic %s partition %d: %w", t, p, err)
+				ferr = fmt.Errorf("topic %s partition %d: %w", t, p, err)
 			}
 		})
 		if ferr != nil {
@@ -111,7 +111,7 @@ func StoredCompression(ctx context.Context, c Cluster, topic string, partitions 
 		}
 	}
 	if len(names) > 1 {
-		return "", fmt.Errorf("clusters: topic %s is stored with mixed compression (%s)", topic, strings.Join(names, ", "))
+		return "", fmt.Errorf("topic %s is stored with mixed compression (%s)", topic, strings.Join(names, ", "))
 	}
 	return names[0], nil
 }

@@ -78,20 +78,20 @@ func RunEmbedded(ctx context.Context, brokers, partitions int, out io.Writer, op
 	}
 	if len(cfg.ports) > 0 {
 		if len(cfg.ports) != brokers {
-			return fmt.Errorf("clusters: %d ports given for %d brokers", len(cfg.ports), brokers)
+			return fmt.Errorf("%d ports given for %d brokers", len(cfg.ports), brokers)
 		}
 		kopts = append(kopts, kfake.Ports(cfg.ports...))
 	}
 	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("clusters: embedded cluster not started: %w", err)
+		return fmt.Errorf("embedded cluster not started: %w", err)
 	}
 	c, err := kfake.NewCluster(kopts...)
 	if err != nil {
-		return fmt.Errorf("clusters: start embedded cluster: %w", err)
+		return fmt.Errorf("start embedded cluster: %w", err)
 	}
 	defer c.Close()
 	if _, err := fmt.Fprintln(out, FormatBootstrapLine(c.ListenAddrs())); err != nil {
-		return fmt.Errorf("clusters: print bootstrap line: %w", err)
+		return fmt.Errorf("print bootstrap line: %w", err)
 	}
 	<-ctx.Done()
 	return nil

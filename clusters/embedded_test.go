@@ -64,9 +64,9 @@ func TestRunEmbeddedRejects(t *testing.T) {
 		opts                []clusters.EmbeddedOpt
 		want                string
 	}{
-		{0, 6, nil, "clusters: brokers must be 1..9, got 0"},
-		{3, 2000, nil, "clusters: partitions must be 1..1024, got 2000"},
-		{3, 6, []clusters.EmbeddedOpt{clusters.WithPorts(0)}, "clusters: 1 ports given for 3 brokers"},
+		{0, 6, nil, "brokers must be 1..9, got 0"},
+		{3, 2000, nil, "partitions must be 1..1024, got 2000"},
+		{3, 6, []clusters.EmbeddedOpt{clusters.WithPorts(0)}, "1 ports given for 3 brokers"},
 	}
 	for _, c := range cases {
 		var out strings.Builder

@@ -73,45 +73,27 @@ func TestLoadKeyedCorpus(t *testing.T) {
 					want++
 				}
 			}
-			start := map[int32]kgo.Offset{}
-			for p := range partitions {
-				start[int32(p)] = kgo.NewOffset().AtStart()
-			}
-			cl, err := kgo.NewClient(kgo.SeedBrokers(c.Bootstrap...), kgo.FetchIsolationLevel(kgo.ReadCommitted()),
-				kgo.ConsumePartitions(map[string]map[int32]kgo.Offset{topic: start}))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer cl.Close()
 			nulls, keyedNulls := 0, 0
-			for seen := 0; seen < want; {
-				fs := cl.PollFetches(ctx)
-				if err := ctx.Err(); err != nil {
-					t.Fatalf("read %d of %d records: %v", seen, want, err)
+			poll(t, ctx, c.Bootstrap, topic, fromStart(partitions), true, want, func(r *kgo.Record) {
+				i, ok := l.At(r.Partition, r.Offset)
+				if !ok {
+					t.Fatalf("partition %d offset %d holds no record of the layout", r.Partition, r.Offset)
 				}
-				fs.EachError(func(topic string, p int32, err error) { t.Fatalf("fetch %s/%d: %v", topic, p, err) })
-				fs.EachRecord(func(r *kgo.Record) {
-					seen++
-					i, ok := l.At(r.Partition, r.Offset)
-					if !ok {
-						t.Fatalf("partition %d offset %d holds no record of the layout", r.Partition, r.Offset)
+				if d := sameMeta(corpus, i, r); d != "" {
+					t.Fatalf("record %d (partition %d offset %d, tombstone %v): %s", i, r.Partition, r.Offset, l.Null(i), d)
+				}
+				if l.Null(i) {
+					nulls++
+					if r.Value != nil {
+						t.Fatalf("tombstone %d has value %q", i, r.Value)
 					}
-					if d := sameMeta(corpus, i, r); d != "" {
-						t.Fatalf("record %d (partition %d offset %d, tombstone %v): %s", i, r.Partition, r.Offset, l.Null(i), d)
+					if r.Key != nil {
+						keyedNulls++
 					}
-					if l.Null(i) {
-						nulls++
-						if r.Value != nil {
-							t.Fatalf("tombstone %d has value %q", i, r.Value)
-						}
-						if r.Key != nil {
-							keyedNulls++
-						}
-					} else if !bytes.Equal(r.Value, corpus.Message(nil, i)) {
-						t.Fatalf("record %d: value differs from the corpus's", i)
-					}
-				})
-			}
+				} else if !bytes.Equal(r.Value, corpus.Message(nil, i)) {
+					t.Fatalf("record %d: value differs from the corpus's", i)
+				}
+			})
 			if nulls == 0 || (tc.keyed && keyedNulls != nulls) || (!tc.keyed && keyedNulls != 0) {
 				t.Errorf("%d tombstones read, %d of them with a key", nulls, keyedNulls)
 			}

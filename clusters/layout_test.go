@@ -95,52 +95,32 @@ func readLayout(t *testing.T, ctx context.Context, bootstrap []string, topic str
 	t.Helper()
 	want := make([][]int, l.Partitions())
 	total := 0
-	start := map[int32]kgo.Offset{}
 	for p := range l.Partitions() {
 		want[p] = wantRecords(l, p, committed)
 		total += len(want[p])
-		start[int32(p)] = kgo.NewOffset().AtStart()
 	}
-	opts := []kgo.Opt{kgo.SeedBrokers(bootstrap...),
-		kgo.ConsumePartitions(map[string]map[int32]kgo.Offset{topic: start})}
-	if committed {
-		opts = append(opts, kgo.FetchIsolationLevel(kgo.ReadCommitted()))
-	}
-	cl, err := kgo.NewClient(opts...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cl.Close()
 	got := make([]int, l.Partitions())
 	var msg []byte
-	for seen := 0; seen < total; {
-		fs := cl.PollFetches(ctx)
-		if err := ctx.Err(); err != nil {
-			t.Fatalf("read %d of %d records (committed=%v): %v", seen, total, committed, err)
+	poll(t, ctx, bootstrap, topic, fromStart(l.Partitions()), committed, total, func(r *kgo.Record) {
+		p, k := r.Partition, got[r.Partition]
+		got[p]++
+		if k >= len(want[p]) {
+			t.Fatalf("partition %d: record #%d at offset %d, want only %d records", p, k, r.Offset, len(want[p]))
 		}
-		fs.EachError(func(topic string, p int32, err error) { t.Fatalf("fetch %s/%d: %v", topic, p, err) })
-		fs.EachRecord(func(r *kgo.Record) {
-			seen++
-			p, k := r.Partition, got[r.Partition]
-			got[p]++
-			if k >= len(want[p]) {
-				t.Fatalf("partition %d: record #%d at offset %d, want only %d records", p, k, r.Offset, len(want[p]))
+		i := want[p][k]
+		if at, ok := l.At(p, r.Offset); !ok || at != i {
+			t.Fatalf("partition %d: record #%d at offset %d is record (%d, %v) there, want record %d", p, k, r.Offset, at, ok, i)
+		}
+		if l.Null(i) {
+			if r.Value != nil {
+				t.Fatalf("partition %d offset %d: tombstone %d has value %q, want nil", p, r.Offset, i, r.Value)
 			}
-			i := want[p][k]
-			if at, ok := l.At(p, r.Offset); !ok || at != i {
-				t.Fatalf("partition %d: record #%d at offset %d is record (%d, %v) there, want record %d", p, k, r.Offset, at, ok, i)
-			}
-			if l.Null(i) {
-				if r.Value != nil {
-					t.Fatalf("partition %d offset %d: tombstone %d has value %q, want nil", p, r.Offset, i, r.Value)
-				}
-				return
-			}
-			if msg = testMessage(msg[:0], i); !bytes.Equal(r.Value, msg) {
-				t.Fatalf("partition %d offset %d = %q, want record %d %q", p, r.Offset, r.Value, i, msg)
-			}
-		})
-	}
+			return
+		}
+		if msg = testMessage(msg[:0], i); !bytes.Equal(r.Value, msg) {
+			t.Fatalf("partition %d offset %d = %q, want record %d %q", p, r.Offset, r.Value, i, msg)
+		}
+	})
 	for p := range got {
 		if got[p] != len(want[p]) {
 			t.Errorf("partition %d: read %d records, want %d", p, got[p], len(want[p]))
@@ -412,24 +392,12 @@ func TestDeleteRecordsAndAppend(t *testing.T) {
 // them to fn in order.
 func readFrom(t *testing.T, ctx context.Context, bootstrap []string, topic string, p int32, at int64, count int, fn func(*kgo.Record)) {
 	t.Helper()
-	cl, err := kgo.NewClient(kgo.SeedBrokers(bootstrap...),
-		kgo.ConsumePartitions(map[string]map[int32]kgo.Offset{topic: {p: kgo.NewOffset().At(at)}}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cl.Close()
-	for seen := 0; seen < count; {
-		fs := cl.PollFetches(ctx)
-		if err := ctx.Err(); err != nil {
-			t.Fatalf("read %d of %d records of %s/%d from %d: %v", seen, count, topic, p, at, err)
+	seen := 0
+	poll(t, ctx, bootstrap, topic, map[int32]kgo.Offset{p: kgo.NewOffset().At(at)}, false, count, func(r *kgo.Record) {
+		if seen++; seen <= count {
+			fn(r)
 		}
-		fs.EachError(func(topic string, p int32, err error) { t.Fatalf("fetch %s/%d: %v", topic, p, err) })
-		fs.EachRecord(func(r *kgo.Record) {
-			if seen++; seen <= count {
-				fn(r)
-			}
-		})
-	}
+	})
 }
 
 // TestLoadLayoutRejects: a layout that does not match Load's partitions
@@ -439,7 +407,7 @@ func TestLoadLayoutRejects(t *testing.T) {
 	l := mustLayout(t, 1, 2300, 3, workloads.Shape{Txn: true})
 	for _, k := range []struct{ partitions, n int }{{3, 2299}, {4, 2300}} {
 		_, err := clusters.Load(context.Background(), c, "t", k.partitions, k.n, testMessage, clusters.WithLayout(l))
-		want := fmt.Sprintf("clusters: load %d records into %d partitions with a layout of 2300 records over 3 partitions; they must match", k.n, k.partitions)
+		want := fmt.Sprintf("load %d records into %d partitions with a layout of 2300 records over 3 partitions; they must match", k.n, k.partitions)
 		if err == nil || err.Error() != want {
 			t.Errorf("Load(%d, %d) = %v, want %q", k.partitions, k.n, err, want)
 		}

@@ -29,7 +29,7 @@ type bounded struct {
 func validate(values ...bounded) error {
 	for _, b := range values {
 		if b.v < b.lo || b.v > b.hi {
-			return fmt.Errorf("clusters: %s must be %d..%d, got %d", b.name, b.lo, b.hi, b.v)
+			return fmt.Errorf("%s must be %d..%d, got %d", b.name, b.lo, b.hi, b.v)
 		}
 	}
 	return nil

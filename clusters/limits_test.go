@@ -10,12 +10,12 @@ func TestValidate(t *testing.T) {
 		{1, 1, ""},
 		{9, 1024, ""},
 		{3, 6, ""},
-		{0, 6, "clusters: brokers must be 1..9, got 0"},
-		{10, 6, "clusters: brokers must be 1..9, got 10"},
-		{-1, 6, "clusters: brokers must be 1..9, got -1"},
-		{3, 0, "clusters: partitions must be 1..1024, got 0"},
-		{3, 1025, "clusters: partitions must be 1..1024, got 1025"},
-		{0, 0, "clusters: brokers must be 1..9, got 0"},
+		{0, 6, "brokers must be 1..9, got 0"},
+		{10, 6, "brokers must be 1..9, got 10"},
+		{-1, 6, "brokers must be 1..9, got -1"},
+		{3, 0, "partitions must be 1..1024, got 0"},
+		{3, 1025, "partitions must be 1..1024, got 1025"},
+		{0, 0, "brokers must be 1..9, got 0"},
 	}
 	for _, c := range cases {
 		err := validate(bounded{brokersLimit, c.brokers}, bounded{partitionsLimit, c.partitions})

@@ -142,14 +142,14 @@ func Load(ctx context.Context, c Cluster, topic string, partitions int, n int,
 		return LoadStats{}, err
 	}
 	if message == nil {
-		return LoadStats{}, fmt.Errorf("clusters: nil message func")
+		return LoadStats{}, fmt.Errorf("nil message func")
 	}
 	cfg := defaultLoadConfig()
 	for _, o := range opts {
 		o(&cfg)
 	}
 	if cfg.generators < 1 {
-		return LoadStats{}, fmt.Errorf("clusters: generators must be >= 1, got %d", cfg.generators)
+		return LoadStats{}, fmt.Errorf("generators must be >= 1, got %d", cfg.generators)
 	}
 	cfg.generators = min(cfg.generators, partitions)
 	codec, err := compressionCodec(cfg.compression)
@@ -159,11 +159,11 @@ func Load(ctx context.Context, c Cluster, topic string, partitions int, n int,
 	layout := cfg.layout
 	if layout != nil {
 		if layout.Partitions() != partitions || layout.Count() != n {
-			return LoadStats{}, fmt.Errorf("clusters: load %d records into %d partitions with a layout of %d records over %d partitions; they must match",
+			return LoadStats{}, fmt.Errorf("load %d records into %d partitions with a layout of %d records over %d partitions; they must match",
 				n, partitions, layout.Count(), layout.Partitions())
 		}
 	} else if layout, err = workloads.NewLayout(0, n, partitions, workloads.Shape{}); err != nil {
-		return LoadStats{}, fmt.Errorf("clusters: %v", err)
+		return LoadStats{}, err
 	}
 
 	copts := []kgo.Opt{
@@ -198,7 +198,7 @@ func Load(ctx context.Context, c Cluster, topic string, partitions int, n int,
 	}
 	bytes, err := run(ctx, cfg.generators)
 	if err != nil {
-		return LoadStats{}, brokerDown(ctx, fmt.Errorf("clusters: load %d records into topic %s on %s: %w",
+		return LoadStats{}, brokerDown(ctx, fmt.Errorf("load %d records into topic %s on %s: %w",
 			n, topic, strings.Join(c.seeds(), ","), err), c.seeds()...)
 	}
 	if cfg.layout != nil {

@@ -34,38 +34,58 @@ func testMessage(dst []byte, i int) []byte {
 // testMessage(o*partitions+p) and that partition p holds its share of n.
 func consumeAll(t *testing.T, ctx context.Context, bootstrap []string, topic string, partitions, n int) {
 	t.Helper()
-	start := make(map[int32]kgo.Offset, partitions)
-	for p := range partitions {
-		start[int32(p)] = kgo.NewOffset().AtStart()
-	}
-	cl, err := kgo.NewClient(kgo.SeedBrokers(bootstrap...),
-		kgo.ConsumePartitions(map[string]map[int32]kgo.Offset{topic: start}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cl.Close()
 	counts := make([]int, partitions)
 	var want []byte
-	for seen := 0; seen < n; {
-		fs := cl.PollFetches(ctx)
-		if err := ctx.Err(); err != nil {
-			t.Fatalf("consumed %d of %d records: %v", seen, n, err)
+	poll(t, ctx, bootstrap, topic, fromStart(partitions), false, n, func(r *kgo.Record) {
+		counts[r.Partition]++
+		i := int(r.Offset)*partitions + int(r.Partition)
+		if want = testMessage(want[:0], i); !bytes.Equal(r.Value, want) {
+			t.Fatalf("partition %d offset %d = %q, want record %d %q", r.Partition, r.Offset, r.Value, i, want)
 		}
-		fs.EachError(func(topic string, p int32, err error) { t.Fatalf("fetch %s/%d: %v", topic, p, err) })
-		fs.EachRecord(func(r *kgo.Record) {
-			seen++
-			counts[r.Partition]++
-			i := int(r.Offset)*partitions + int(r.Partition)
-			if want = testMessage(want[:0], i); !bytes.Equal(r.Value, want) {
-				t.Fatalf("partition %d offset %d = %q, want record %d %q", r.Partition, r.Offset, r.Value, i, want)
-			}
-		})
-	}
+	})
 	for p, c := range counts {
 		if wantN := n/partitions + btoi(p < n%partitions); c != wantN {
 			t.Errorf("partition %d holds %d records, want %d", p, c, wantN)
 		}
 	}
+}
+
+// poll reads topic from start (read_committed if committed) until count
+// records have come and hands fn every record polled, in order per
+// partition (the last poll may bring more than count); a fetch error, or
+// ctx ending first, fails t.
+func poll(t *testing.T, ctx context.Context, bootstrap []string, topic string, start map[int32]kgo.Offset, committed bool, count int, fn func(*kgo.Record)) {
+	t.Helper()
+	opts := []kgo.Opt{kgo.SeedBrokers(bootstrap...),
+		kgo.ConsumePartitions(map[string]map[int32]kgo.Offset{topic: start})}
+	if committed {
+		opts = append(opts, kgo.FetchIsolationLevel(kgo.ReadCommitted()))
+	}
+	cl, err := kgo.NewClient(opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	for seen := 0; seen < count; {
+		fs := cl.PollFetches(ctx)
+		if err := ctx.Err(); err != nil {
+			t.Fatalf("read %d of %d records of %s (committed=%v): %v", seen, count, topic, committed, err)
+		}
+		fs.EachError(func(topic string, p int32, err error) { t.Fatalf("fetch %s/%d: %v", topic, p, err) })
+		fs.EachRecord(func(r *kgo.Record) {
+			seen++
+			fn(r)
+		})
+	}
+}
+
+// fromStart starts partitions 0..partitions-1 at their log start.
+func fromStart(partitions int) map[int32]kgo.Offset {
+	start := make(map[int32]kgo.Offset, partitions)
+	for p := range partitions {
+		start[int32(p)] = kgo.NewOffset().AtStart()
+	}
+	return start
 }
 
 func btoi(b bool) int {
@@ -150,11 +170,11 @@ func TestLoadRejects(t *testing.T) {
 		opts       []clusters.LoadOpt
 		want       string
 	}{
-		{"", 6, 10, testMessage, nil, "clusters: empty topic name"},
-		{"t", 0, 10, testMessage, nil, "clusters: partitions must be 1..1024, got 0"},
-		{"t", 6, -1, testMessage, nil, "clusters: record count must be >= 0, got -1"},
-		{"t", 6, 10, nil, nil, "clusters: nil message func"},
-		{"t", 6, 10, testMessage, []clusters.LoadOpt{clusters.WithGenerators(0)}, "clusters: generators must be >= 1, got 0"},
+		{"", 6, 10, testMessage, nil, "empty topic name"},
+		{"t", 0, 10, testMessage, nil, "partitions must be 1..1024, got 0"},
+		{"t", 6, -1, testMessage, nil, "record count must be >= 0, got -1"},
+		{"t", 6, 10, nil, nil, "nil message func"},
+		{"t", 6, 10, testMessage, []clusters.LoadOpt{clusters.WithGenerators(0)}, "generators must be >= 1, got 0"},
 	}
 	for _, k := range cases {
 		_, err := clusters.Load(ctx, c, k.topic, k.partitions, k.n, k.msg, k.opts...)

@@ -34,7 +34,7 @@ func PartitionCount(ctx context.Context, c Cluster, topic string) (int, error) {
 			return err
 		}
 		if !exists {
-			return fmt.Errorf("clusters: topic %q does not exist on %s", topic, strings.Join(c.seeds(), ","))
+			return fmt.Errorf("topic %q does not exist on %s", topic, strings.Join(c.seeds(), ","))
 		}
 		n = len(td.Partitions)
 		return nil
@@ -46,7 +46,7 @@ func PartitionCount(ctx context.Context, c Cluster, topic string) (int, error) {
 // does not know the topic.
 func topicDetail(ctx context.Context, c Cluster, adm *kadm.Client, topic string) (kadm.TopicDetail, bool, error) {
 	if topic == "" {
-		return kadm.TopicDetail{}, false, errors.New("clusters: empty topic name")
+		return kadm.TopicDetail{}, false, errors.New("empty topic name")
 	}
 	// WithAuthorizedOps makes kadm ask the cluster instead of the client's
 	// metadata cache, which may still hold the topic as unknown.

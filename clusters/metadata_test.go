@@ -18,9 +18,9 @@ func TestUnreachableBootstrap(t *testing.T) {
 		t.Fatal("BrokerCount of 127.0.0.1:1 succeeded")
 	}
 	msg := err.Error()
-	if !strings.HasPrefix(msg, "clusters: cannot reach bootstrap 127.0.0.1:1: dial tcp ") ||
+	if !strings.HasPrefix(msg, "cannot reach bootstrap 127.0.0.1:1: dial tcp ") ||
 		!strings.Contains(msg, "connection refused") || strings.Contains(msg, "\n") {
-		t.Errorf("error = %q, want one line: clusters: cannot reach bootstrap 127.0.0.1:1: dial tcp ...: connection refused", msg)
+		t.Errorf("error = %q, want one line: cannot reach bootstrap 127.0.0.1:1: dial tcp ...: connection refused", msg)
 	}
 	if _, err := clusters.PartitionCount(ctx, c, "t"); err == nil || !strings.Contains(err.Error(), "cannot reach bootstrap") {
 		t.Errorf("PartitionCount: %v", err)
@@ -63,14 +63,14 @@ func TestSilentBrokerBoundedByContext(t *testing.T) {
 	if err == nil {
 		t.Fatal("BrokerCount of a silent listener succeeded")
 	}
-	if !strings.HasPrefix(err.Error(), "clusters: broker metadata from ") || strings.Contains(err.Error(), "\n") {
+	if !strings.HasPrefix(err.Error(), "broker metadata from ") || strings.Contains(err.Error(), "\n") {
 		t.Errorf("error = %q", err)
 	}
 }
 
 func TestBrokerCountWithoutBootstrap(t *testing.T) {
 	ctx := context.Background()
-	if _, err := clusters.BrokerCount(ctx, clusters.Cluster{}); err == nil || err.Error() != "clusters: no bootstrap servers" {
+	if _, err := clusters.BrokerCount(ctx, clusters.Cluster{}); err == nil || err.Error() != "no bootstrap servers" {
 		t.Errorf("BrokerCount without bootstrap: %v", err)
 	}
 }

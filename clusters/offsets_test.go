@@ -33,7 +33,7 @@ func TestOffsetsAfterLeaderMove(t *testing.T) {
 
 	h := c.Fault(kfake.Fault{Keys: []kmsg.Key{kmsg.ListOffsets}, Topic: "t", Err: kerr.UnknownServerError})
 	_, err := clusters.TopicReady(ctx, cl, "t", 3, 3)
-	if err == nil || !strings.Contains(err.Error(), "clusters: offsets of topic t") || !strings.Contains(err.Error(), "UNKNOWN_SERVER_ERROR") {
+	if err == nil || !strings.Contains(err.Error(), "offsets of topic t") || !strings.Contains(err.Error(), "UNKNOWN_SERVER_ERROR") {
 		t.Fatalf("non-retriable error: %v", err)
 	}
 	h.Remove()

@@ -26,7 +26,7 @@ type BrokerDownError struct {
 }
 
 func (e *BrokerDownError) Error() string {
-	return fmt.Sprintf("clusters: broker %s is unreachable: %v", e.Addr, e.Err)
+	return fmt.Sprintf("broker %s is unreachable: %v", e.Addr, e.Err)
 }
 
 func (e *BrokerDownError) Unwrap() error { return e.Err }
@@ -42,7 +42,7 @@ func (e *BrokerDownError) Unwrap() error { return e.Err }
 // BrokerDownError: the caller gave up, so nothing is known of the brokers.
 func Probe(ctx context.Context, c Cluster, timeout time.Duration) error {
 	if timeout <= 0 {
-		return fmt.Errorf("clusters: probe timeout must be > 0, got %v", timeout)
+		return fmt.Errorf("probe timeout must be > 0, got %v", timeout)
 	}
 	opts, err := c.clientOpts()
 	if err != nil {
@@ -58,7 +58,7 @@ func Probe(ctx context.Context, c Cluster, timeout time.Duration) error {
 	}
 	wg.Wait()
 	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("clusters: probe of %s abandoned: %w", strings.Join(seeds, ","), err)
+		return fmt.Errorf("probe of %s abandoned: %w", strings.Join(seeds, ","), err)
 	}
 	for i, err := range errs {
 		if err != nil {

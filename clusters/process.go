@@ -58,17 +58,17 @@ func StartEmbedded(ctx context.Context, argv []string, timeout time.Duration) (*
 // child reached a known point), never after a race with the scheduler.
 func startEmbedded(ctx context.Context, argv []string, timeout time.Duration, expired <-chan time.Time) (*Embedded, error) {
 	if len(argv) == 0 {
-		return nil, errors.New("clusters: empty broker command")
+		return nil, errors.New("empty broker command")
 	}
 	stdinR, stdinW, err := os.Pipe()
 	if err != nil {
-		return nil, fmt.Errorf("clusters: broker stdin pipe: %w", err)
+		return nil, fmt.Errorf("broker stdin pipe: %w", err)
 	}
 	stdoutR, stdoutW, err := os.Pipe()
 	if err != nil {
 		stdinR.Close()
 		stdinW.Close()
-		return nil, fmt.Errorf("clusters: broker stdout pipe: %w", err)
+		return nil, fmt.Errorf("broker stdout pipe: %w", err)
 	}
 	e := &Embedded{
 		argv:   append([]string(nil), argv...),
@@ -90,7 +90,7 @@ func startEmbedded(ctx context.Context, argv []string, timeout time.Duration, ex
 	if err != nil {
 		stdinW.Close()
 		stdoutR.Close()
-		return nil, fmt.Errorf("clusters: start broker %q: %w", argv[0], err)
+		return nil, fmt.Errorf("start broker %q: %w", argv[0], err)
 	}
 	go func() {
 		e.waitErr = cmd.Wait()
@@ -123,7 +123,7 @@ func startEmbedded(ctx context.Context, argv []string, timeout time.Duration, ex
 		}
 	}
 	e.kill()
-	return nil, fmt.Errorf("clusters: broker %s %w; stderr: %s", e.describe(), failure, e.stderrTail())
+	return nil, fmt.Errorf("broker %s %w; stderr: %s", e.describe(), failure, e.stderrTail())
 }
 
 type lineResult struct {
@@ -149,7 +149,7 @@ func readBootstrap(r *os.File, out chan<- lineResult) {
 	if err == nil {
 		err = io.EOF
 	}
-	out <- lineResult{err: fmt.Errorf("stdout ended without a bootstrap line: %v", err)}
+	out <- lineResult{err: fmt.Errorf("stdout ended without a bootstrap line: %w", err)}
 }
 
 // Bootstrap returns the broker addresses the child printed.
@@ -197,11 +197,11 @@ func (e *Embedded) stop() error {
 	case <-e.exited:
 	case <-time.After(stopGrace):
 		e.kill()
-		return fmt.Errorf("clusters: broker %s did not stop within %v of SIGTERM; killed; stderr: %s",
+		return fmt.Errorf("broker %s did not stop within %v of SIGTERM; killed; stderr: %s",
 			e.describe(), stopGrace, e.stderrTail())
 	}
 	if e.waitErr != nil && !terminatedBySIGTERM(e.waitErr) && !e.killed.Load() {
-		return fmt.Errorf("clusters: broker %s: %w; stderr: %s", e.describe(), e.waitErr, e.stderrTail())
+		return fmt.Errorf("broker %s: %w; stderr: %s", e.describe(), e.waitErr, e.stderrTail())
 	}
 	return nil
 }

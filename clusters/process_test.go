@@ -70,7 +70,7 @@ func TestStartEmbeddedChildFails(t *testing.T) {
 	if err == nil {
 		t.Fatal("StartEmbedded with --brokers 0 succeeded")
 	}
-	for _, want := range []string{"clusters: broker pid", "exited before printing its bootstrap line", "clusters: brokers must be 1..9, got 0"} {
+	for _, want := range []string{"broker pid", "exited before printing its bootstrap line", "brokers must be 1..9, got 0"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error %q lacks %q", err, want)
 		}
@@ -152,7 +152,7 @@ func TestStartEmbeddedEmptyArgv(t *testing.T) {
 		t.Error("StartEmbedded(nil) succeeded")
 	}
 	if _, err := clusters.StartEmbedded(context.Background(), []string{"/nonexistent/fplab"}, time.Second); err == nil ||
-		!strings.Contains(err.Error(), "clusters: start broker") {
+		!strings.Contains(err.Error(), "start broker") {
 		t.Errorf("StartEmbedded of a missing binary: %v", err)
 	}
 }

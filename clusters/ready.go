@@ -141,7 +141,7 @@ func TopicHolds(ctx context.Context, c Cluster, topic string, l *workloads.Layou
 // were deleted (DeleteRecords): its log starts must be exactly from.
 func TopicHoldsFrom(ctx context.Context, c Cluster, topic string, l *workloads.Layout, from []int64) (bool, error) {
 	if l == nil {
-		return false, errors.New("clusters: nil layout")
+		return false, errors.New("nil layout")
 	}
 	if err := validateCorpus(topic, l.Partitions(), l.Count()); err != nil {
 		return false, err
@@ -195,18 +195,18 @@ func awaitLayoutEnds(ctx context.Context, c Cluster, adm *kadm.Client, topic str
 			if msg, over = layoutEndsDiffer(l, ends, stable); msg == "" {
 				return nil
 			} else if over {
-				return fmt.Errorf("clusters: topic %s after the load: %s", topic, msg)
+				return fmt.Errorf("topic %s after the load: %s", topic, msg)
 			}
 		}
 		select {
 		case <-wctx.Done():
 			if ctx.Err() != nil {
-				return fmt.Errorf("clusters: topic %s: wait for the layout's end offsets: %w", topic, ctx.Err())
+				return fmt.Errorf("topic %s: wait for the layout's end offsets: %w", topic, ctx.Err())
 			}
 			if err != nil {
 				return err
 			}
-			return fmt.Errorf("clusters: topic %s after the load: %s (waited %v)", topic, msg, markerWait)
+			return fmt.Errorf("topic %s after the load: %s (waited %v)", topic, msg, markerWait)
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
@@ -237,10 +237,10 @@ func layoutEndsDiffer(l *workloads.Layout, ends, stable map[int32]int64) (msg st
 // validateCorpus checks the arguments shared by Load and TopicReady.
 func validateCorpus(topic string, partitions, n int) error {
 	if topic == "" {
-		return fmt.Errorf("clusters: empty topic name")
+		return fmt.Errorf("empty topic name")
 	}
 	if n < 0 {
-		return fmt.Errorf("clusters: record count must be >= 0, got %d", n)
+		return fmt.Errorf("record count must be >= 0, got %d", n)
 	}
 	return validate(bounded{partitionsLimit, partitions})
 }

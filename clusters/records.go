@@ -49,7 +49,7 @@ func DeleteRecords(ctx context.Context, c Cluster, topic string, before []int64)
 	}
 	for p, o := range before {
 		if o < -1 {
-			return fmt.Errorf("clusters: delete records of topic %s: partition %d: offset must be >= -1, got %d", topic, p, o)
+			return fmt.Errorf("delete records of topic %s: partition %d: offset must be >= -1, got %d", topic, p, o)
 		}
 	}
 	return c.withAdmin(ctx, func(ctx context.Context, adm *kadm.Client) error {
@@ -68,7 +68,7 @@ func DeleteRecords(ctx context.Context, c Cluster, topic string, before []int64)
 			case o <= 0 || s.starts[p] >= o:
 				continue
 			case o > s.ends[p]:
-				return fmt.Errorf("clusters: delete records of topic %s: partition %d: offset %d is past its high watermark %d", topic, p, o, s.ends[p])
+				return fmt.Errorf("delete records of topic %s: partition %d: offset %d is past its high watermark %d", topic, p, o, s.ends[p])
 			}
 			req.Add(kadm.Offset{Topic: topic, Partition: p, At: o, LeaderEpoch: -1})
 			parts = append(parts, p)
@@ -84,9 +84,9 @@ func DeleteRecords(ctx context.Context, c Cluster, topic string, before []int64)
 			r, ok := resp.Lookup(topic, p)
 			switch {
 			case !ok:
-				return fmt.Errorf("clusters: delete records of topic %s: no answer for partition %d", topic, p)
+				return fmt.Errorf("delete records of topic %s: no answer for partition %d", topic, p)
 			case r.Err != nil:
-				return fmt.Errorf("clusters: delete records of topic %s below offset %d of partition %d: %v", topic, before[p], p, r.Err)
+				return fmt.Errorf("delete records of topic %s below offset %d of partition %d: %w", topic, before[p], p, r.Err)
 			}
 		}
 		starts, err := offsets(ctx, c, topic, adm.ListStartOffsets)
@@ -100,7 +100,7 @@ func DeleteRecords(ctx context.Context, c Cluster, topic string, before []int64)
 			}
 		}
 		if len(wrong) > 0 {
-			return fmt.Errorf("clusters: delete records of topic %s did not take: %s", topic, strings.Join(wrong, "; "))
+			return fmt.Errorf("delete records of topic %s did not take: %s", topic, strings.Join(wrong, "; "))
 		}
 		return nil
 	})
@@ -116,7 +116,7 @@ func DeleteRecords(ctx context.Context, c Cluster, topic string, before []int64)
 // (30 s when it has no deadline).
 func Append(ctx context.Context, c Cluster, topic string, values map[int32][][]byte, opts ...LoadOpt) error {
 	if topic == "" {
-		return errors.New("clusters: empty topic name")
+		return errors.New("empty topic name")
 	}
 	ctx, cancel := withDefaultTimeout(ctx)
 	defer cancel()
@@ -149,11 +149,11 @@ func Append(ctx context.Context, c Cluster, topic string, values map[int32][][]b
 	case err != nil:
 		return err
 	case !exists:
-		return fmt.Errorf("clusters: append to topic %q: it does not exist on %s", topic, strings.Join(c.seeds(), ","))
+		return fmt.Errorf("append to topic %q: it does not exist on %s", topic, strings.Join(c.seeds(), ","))
 	}
 	for _, p := range parts {
 		if p < 0 || int(p) >= len(td.Partitions) {
-			return fmt.Errorf("clusters: append to topic %s: no partition %d (it has %d)", topic, p, len(td.Partitions))
+			return fmt.Errorf("append to topic %s: no partition %d (it has %d)", topic, p, len(td.Partitions))
 		}
 	}
 	if n == 0 {
@@ -171,7 +171,7 @@ func Append(ctx context.Context, c Cluster, topic string, values map[int32][][]b
 		}
 	}
 	if err := cl.ProduceSync(ctx, rs...).FirstErr(); err != nil {
-		return fmt.Errorf("clusters: append %d records to topic %s on %s: %w", n, topic, strings.Join(c.seeds(), ","), err)
+		return fmt.Errorf("append %d records to topic %s on %s: %w", n, topic, strings.Join(c.seeds(), ","), err)
 	}
 	return nil
 }
@@ -181,16 +181,16 @@ func Append(ctx context.Context, c Cluster, topic string, values map[int32][][]b
 func (s topicState) shaped(topic string, partitions int) error {
 	switch {
 	case !s.exists:
-		return fmt.Errorf("clusters: topic %q does not exist", topic)
+		return fmt.Errorf("topic %q does not exist", topic)
 	case s.partitions != partitions:
-		return fmt.Errorf("clusters: topic %s has %d partitions, want %d", topic, s.partitions, partitions)
+		return fmt.Errorf("topic %s has %d partitions, want %d", topic, s.partitions, partitions)
 	}
 	for p := range int32(partitions) {
 		if _, ok := s.starts[p]; !ok {
-			return fmt.Errorf("clusters: topic %s: no log start offset listed for partition %d", topic, p)
+			return fmt.Errorf("topic %s: no log start offset listed for partition %d", topic, p)
 		}
 		if _, ok := s.ends[p]; !ok {
-			return fmt.Errorf("clusters: topic %s: no high watermark listed for partition %d", topic, p)
+			return fmt.Errorf("topic %s: no high watermark listed for partition %d", topic, p)
 		}
 	}
 	return nil

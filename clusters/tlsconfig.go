@@ -17,7 +17,7 @@ func (c Cluster) tlsConfig() (*tls.Config, error) {
 	p := c.Props
 	tc := &tls.Config{MinVersion: tls.VersionTLS12}
 	if p["ssl.key.password"] != "" {
-		return nil, fmt.Errorf("clusters: ssl.key.password (encrypted private keys) is unsupported by the loader")
+		return nil, fmt.Errorf("ssl.key.password (encrypted private keys) is unsupported by the loader")
 	}
 	caPEM, err := pemProp(p, "ssl.ca.pem", "ssl.ca.location")
 	if err != nil {
@@ -26,7 +26,7 @@ func (c Cluster) tlsConfig() (*tls.Config, error) {
 	if caPEM != nil {
 		pool := x509.NewCertPool()
 		if !pool.AppendCertsFromPEM(caPEM) {
-			return nil, fmt.Errorf("clusters: ssl.ca.pem/ssl.ca.location holds no PEM certificate")
+			return nil, fmt.Errorf("ssl.ca.pem/ssl.ca.location holds no PEM certificate")
 		}
 		tc.RootCAs = pool
 	}
@@ -39,13 +39,13 @@ func (c Cluster) tlsConfig() (*tls.Config, error) {
 		return nil, err
 	}
 	if (certPEM == nil) != (keyPEM == nil) {
-		return nil, fmt.Errorf("clusters: a client certificate needs both ssl.certificate.* and ssl.key.*")
+		return nil, fmt.Errorf("a client certificate needs both ssl.certificate.* and ssl.key.*")
 	}
 	if certPEM != nil {
 		pair, err := tls.X509KeyPair(certPEM, keyPEM)
 		if err != nil {
 			// The error of X509KeyPair describes the PEM structure, never key bytes.
-			return nil, fmt.Errorf("clusters: client certificate/key: %v", err)
+			return nil, fmt.Errorf("client certificate/key: %w", err)
 		}
 		tc.Certificates = []tls.Certificate{pair}
 	}
@@ -75,7 +75,7 @@ func pemProp(p map[string]string, pemKey, fileKey string) ([]byte, error) {
 	}
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("clusters: %s: %v", fileKey, err)
+		return nil, fmt.Errorf("%s: %w", fileKey, err)
 	}
 	return b, nil
 }
@@ -85,7 +85,7 @@ func pemProp(p map[string]string, pemKey, fileKey string) ([]byte, error) {
 func chainVerifier(roots *x509.CertPool) func(tls.ConnectionState) error {
 	return func(cs tls.ConnectionState) error {
 		if len(cs.PeerCertificates) == 0 {
-			return fmt.Errorf("clusters: broker sent no certificate")
+			return fmt.Errorf("broker sent no certificate")
 		}
 		inter := x509.NewCertPool()
 		for _, c := range cs.PeerCertificates[1:] {

@@ -28,7 +28,7 @@ func ensureTopic(ctx context.Context, c Cluster, cl *kgo.Client, topic string, p
 			return err
 		}
 		if s.partitions != partitions || s.records() != 0 {
-			return fmt.Errorf("clusters: topic %s already exists with %d partitions and %d records, want %d empty partitions; delete it or pick another topic",
+			return fmt.Errorf("topic %s already exists with %d partitions and %d records, want %d empty partitions; delete it or pick another topic",
 				topic, s.partitions, s.records(), partitions)
 		}
 		return nil
@@ -52,7 +52,7 @@ func waitTopicVisible(ctx context.Context, c Cluster, adm *kadm.Client, topic st
 		}
 		select {
 		case <-ctx.Done():
-			return fmt.Errorf("clusters: topic %s created but not visible with %d partitions within %v", topic, partitions, topicVisibleTimeout)
+			return fmt.Errorf("topic %s created but not visible with %d partitions within %v", topic, partitions, topicVisibleTimeout)
 		case <-time.After(50 * time.Millisecond):
 		}
 	}

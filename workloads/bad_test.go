@@ -17,7 +17,7 @@ func appendBad(t *testing.T, col Columnar, c Codec, msg []byte) {
 		t.Errorf("%s: Append(%q) succeeded", c.Format(), msg)
 		return
 	}
-	if !errors.Is(err, ErrParse) || !strings.HasPrefix(err.Error(), "workloads: ") || strings.Contains(err.Error(), "\n") {
+	if !errors.Is(err, ErrParse) || !strings.HasPrefix(err.Error(), ErrParse.Error()+": ") || strings.Contains(err.Error(), "\n") {
 		t.Errorf("%s: Append(%q) error %q is not a one-line ErrParse", c.Format(), msg, err)
 	}
 	if col.Len() != before {

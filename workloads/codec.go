@@ -9,7 +9,7 @@ import (
 
 // ErrParse marks a message that a decoder could not parse. Decoders wrap it,
 // so callers count parse failures with errors.Is(err, ErrParse).
-var ErrParse = errors.New("workloads: parse error")
+var ErrParse = errors.New("parse error")
 
 // Codec is one wire format for one schema: how corpus records are encoded,
 // and the two decoders the consume paths use.

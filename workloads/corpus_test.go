@@ -3,17 +3,14 @@ package workloads
 import (
 	"bytes"
 	"crypto/sha256"
-	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite testdata golden files")
+	"github.com/fastpathlab/fplab/internal/golden"
+)
 
 func TestCorpusDeterministic(t *testing.T) {
 	for _, cb := range combos(t) {
@@ -124,7 +121,7 @@ func TestCorpusMismatchedSchemaPanics(t *testing.T) {
 
 // TestCorpusGolden pins the corpus bytes and hashes: a change to the
 // generator, an encoder or the hash shows up here. Run with -update after a
-// deliberate change.
+// deliberate change (go test ./workloads -update).
 func TestCorpusGolden(t *testing.T) {
 	var out strings.Builder
 	fmt.Fprintf(&out, "# id  sha256(messages 0..999)  Checksum(0,1000)  mean size\n")
@@ -139,22 +136,7 @@ func TestCorpusGolden(t *testing.T) {
 		}
 		fmt.Fprintf(&out, "%s %x %016x %.1f\n", cp.ID(), h.Sum(nil)[:8], cp.Checksum(0, cp.Count()), float64(size)/float64(cp.Count()))
 	}
-	path := filepath.Join("testdata", "corpus.golden")
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(out.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if out.String() != string(want) {
-		t.Errorf("corpus changed; got:\n%s\nwant:\n%s", out.String(), want)
-	}
+	golden.Check(t, "corpus.golden", []byte(out.String()))
 }
 
 func TestHashes(t *testing.T) {

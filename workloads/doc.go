@@ -4,9 +4,10 @@
 // zero-allocation columnar decoders into Arrow, plus the row hashes that
 // verify every consumed batch against the corpus.
 //
-// It is the pure-Go bottom of the import graph:
+// It is the pure-Go floor under the consume side of the import graph; of
+// the project it imports only the vocabulary, cell:
 //
-//	cmd -> ladder -> {checkpointcost, source, clusters, alloc} -> workloads
+//	cmd -> ladder, ladder/rung -> {source, clusters, workloads/stock} -> workloads -> cell
 //
 // In the flow spec -> cells -> child process -> result -> journal ->
 // tables/plots/report, a cell names a schema and a format; the loader in

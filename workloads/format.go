@@ -36,7 +36,7 @@ func ParseFormat(s string) (Format, error) {
 			return f, nil
 		}
 	}
-	return "", fmt.Errorf("workloads: unknown format %q (want %s)", s, strings.Join(cell.Formats(), ", "))
+	return "", fmt.Errorf("unknown format %q (want %s)", s, strings.Join(cell.Formats(), ", "))
 }
 
 // NewCodec returns the codec of format f for schema s. For FormatRaw the
@@ -44,7 +44,7 @@ func ParseFormat(s string) (Format, error) {
 // JSON encoding of an s row.
 func NewCodec(f Format, s *Schema) (Codec, error) {
 	if s == nil {
-		return nil, fmt.Errorf("workloads: nil schema")
+		return nil, fmt.Errorf("nil schema")
 	}
 	base := s.Base()
 	switch f {
@@ -59,5 +59,5 @@ func NewCodec(f Format, s *Schema) (Codec, error) {
 	case FormatRaw:
 		return &rawCodec{schema: base.Raw(), json: &jsonCodec{schema: base}}, nil
 	}
-	return nil, fmt.Errorf("workloads: unknown format %q (want %s)", string(f), strings.Join(cell.Formats(), ", "))
+	return nil, fmt.Errorf("unknown format %q (want %s)", string(f), strings.Join(cell.Formats(), ", "))
 }

@@ -17,7 +17,7 @@ func TestParseFormat(t *testing.T) {
 		t.Errorf("Formats() = %v, want 5 formats", Formats())
 	}
 	_, err := ParseFormat("xml")
-	want := `workloads: unknown format "xml" (want json, avro, protobuf, csv, raw)`
+	want := `unknown format "xml" (want json, avro, protobuf, csv, raw)`
 	if err == nil || err.Error() != want {
 		t.Errorf("ParseFormat(xml) error = %v, want %s", err, want)
 	}

@@ -64,13 +64,13 @@ type Layout struct {
 func NewLayout(seed uint64, count, partitions int, shape Shape) (*Layout, error) {
 	switch {
 	case count < 0:
-		return nil, fmt.Errorf("workloads: layout: record count must be >= 0, got %d", count)
+		return nil, fmt.Errorf("layout: record count must be >= 0, got %d", count)
 	case partitions < 1:
-		return nil, fmt.Errorf("workloads: layout: partitions must be >= 1, got %d", partitions)
+		return nil, fmt.Errorf("layout: partitions must be >= 1, got %d", partitions)
 	case math.IsNaN(shape.Nulls) || shape.Nulls < 0 || shape.Nulls > MaxNulls:
-		return nil, fmt.Errorf("workloads: layout: nulls must be a share in [0, %g], got %g", MaxNulls, shape.Nulls)
+		return nil, fmt.Errorf("layout: nulls must be a share in [0, %g], got %g", MaxNulls, shape.Nulls)
 	case shape.Empty < 0 || shape.Empty >= partitions:
-		return nil, fmt.Errorf("workloads: layout: empty partitions must be 0..%d for %d partitions, got %d", partitions-1, partitions, shape.Empty)
+		return nil, fmt.Errorf("layout: empty partitions must be 0..%d for %d partitions, got %d", partitions-1, partitions, shape.Empty)
 	}
 	l := &Layout{seed: seed, count: count, partitions: partitions, shape: shape, data: partitions - shape.Empty}
 	l.weight = make([]int, l.data)

@@ -166,7 +166,7 @@ func TestLayoutRefusesBadShapes(t *testing.T) {
 		{10, 3, Shape{Empty: 3}, "empty partitions"},
 	} {
 		_, err := NewLayout(1, c.count, c.parts, c.sh)
-		if err == nil || !strings.HasPrefix(err.Error(), "workloads: layout: "+c.want) {
+		if err == nil || !strings.HasPrefix(err.Error(), "layout: "+c.want) {
 			t.Errorf("NewLayout(%d, %d, %+v) = %v, want %q", c.count, c.parts, c.sh, err, c.want)
 		}
 	}
@@ -178,51 +178,45 @@ func TestLayoutRefusesBadShapes(t *testing.T) {
 func TestNullRowsHashAsNullRowHash(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
-	for _, name := range SchemaNames() {
-		s, _ := SchemaByName(name)
-		for _, f := range Formats() {
-			codec, err := NewCodec(f, s)
-			if err != nil {
+	for _, cb := range combos(t) {
+		s, codec, name, f := cb.schema, cb.codec, cb.schema.Name, cb.codec.Format()
+		c := NewCorpus(s, codec, 3, 50)
+		col := codec.NewColumnar(mem)
+		rb := NewRowBuilder(codec.Schema(), mem)
+		for i := range 3 {
+			if err := col.Append(c.Message(nil, i)); err != nil {
 				t.Fatal(err)
 			}
-			c := NewCorpus(s, codec, 3, 50)
-			col := codec.NewColumnar(mem)
-			rb := NewRowBuilder(codec.Schema(), mem)
-			for i := range 3 {
-				if err := col.Append(c.Message(nil, i)); err != nil {
-					t.Fatal(err)
-				}
-				col.AppendNull()
-				var r Row
-				c.Row(i, &r)
-				rb.Add(&r)
-				rb.AddNull()
-			}
-			want := NullRowHash(codec.Schema())
-			a, b := col.NewRecordBatch(), rb.NewRecordBatch()
-			for _, rec := range [...]struct {
-				name string
-				sum  uint64
-			}{{"columnar", BatchChecksum(a)}, {"rows", BatchChecksum(b)}} {
-				if got := rec.sum; got != c.Checksum(0, 3)+3*want {
-					t.Errorf("%s/%s %s: checksum %x, want corpus + 3 nulls %x", name, f, rec.name, got, c.Checksum(0, 3)+3*want)
-				}
-			}
-			for i := range 6 {
-				if (RowHash(a, i) == want) != (i%2 == 1) || (RowHash(b, i) == want) != (i%2 == 1) {
-					t.Errorf("%s/%s row %d: null hash where not expected (or missing)", name, f, i)
-				}
-			}
-			for i := range c.Count() {
-				if c.Hash(i) == want {
-					t.Errorf("%s/%s: record %d hashes as a tombstone", name, f, i)
-				}
-			}
-			a.Release()
-			b.Release()
-			col.Release()
-			rb.Release()
+			col.AppendNull()
+			var r Row
+			c.Row(i, &r)
+			rb.Add(&r)
+			rb.AddNull()
 		}
+		want := NullRowHash(codec.Schema())
+		a, b := col.NewRecordBatch(), rb.NewRecordBatch()
+		for _, rec := range [...]struct {
+			name string
+			sum  uint64
+		}{{"columnar", BatchChecksum(a)}, {"rows", BatchChecksum(b)}} {
+			if got := rec.sum; got != c.Checksum(0, 3)+3*want {
+				t.Errorf("%s/%s %s: checksum %x, want corpus + 3 nulls %x", name, f, rec.name, got, c.Checksum(0, 3)+3*want)
+			}
+		}
+		for i := range 6 {
+			if (RowHash(a, i) == want) != (i%2 == 1) || (RowHash(b, i) == want) != (i%2 == 1) {
+				t.Errorf("%s/%s row %d: null hash where not expected (or missing)", name, f, i)
+			}
+		}
+		for i := range c.Count() {
+			if c.Hash(i) == want {
+				t.Errorf("%s/%s: record %d hashes as a tombstone", name, f, i)
+			}
+		}
+		a.Release()
+		b.Release()
+		col.Release()
+		rb.Release()
 	}
 }
 
@@ -230,8 +224,8 @@ func TestNullRowsHashAsNullRowHash(t *testing.T) {
 // size asked for, every field but extra equals the unpadded record's, and
 // the corpus ID says the size.
 func TestValueSizeScalesOneColumn(t *testing.T) {
-	s, _ := SchemaByName("bid")
-	codec, _ := NewCodec(FormatJSON, s)
+	codec := mustCodec(t, FormatJSON, "bid")
+	s := codec.Schema()
 	plain := NewCorpus(s, codec, 5, 200)
 	for _, size := range []int{1024, 16384} {
 		big := NewCorpus(s, codec, 5, 200, ValueSize(size))

@@ -238,9 +238,8 @@ func TestDecodeAcceptsVariants(t *testing.T) {
 }
 
 func TestRawBulkMatchesAppend(t *testing.T) {
-	s, _ := SchemaByName("bid")
-	codec, _ := NewCodec(FormatRaw, s)
-	c := NewCorpus(s, codec, 5, 300)
+	codec := mustCodec(t, FormatRaw, "bid")
+	c := NewCorpus(codec.Schema(), codec, 5, 300)
 	var buf []byte
 	var ends []uint32
 	buf = append(buf, "junk-before"...)

@@ -66,7 +66,7 @@ func SchemaByName(name string) (*Schema, error) {
 	case "bid-wide":
 		return builtin.bidWide, nil
 	}
-	return nil, fmt.Errorf("workloads: unknown schema %q (want bid or bid-wide)", name)
+	return nil, fmt.Errorf("unknown schema %q (want bid or bid-wide)", name)
 }
 
 // builtin holds the schemas; they are immutable once built.

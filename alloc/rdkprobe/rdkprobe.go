@@ -18,11 +18,11 @@ import (
 // Release it with Free.
 func Malloc(size int) (unsafe.Pointer, error) {
 	if size <= 0 {
-		return nil, fmt.Errorf("rdkprobe: Malloc: size must be positive, got %d", size)
+		return nil, fmt.Errorf("rd_kafka_mem_malloc size must be positive, got %d", size)
 	}
 	p := C.rd_kafka_mem_malloc(nil, C.size_t(size))
 	if p == nil {
-		return nil, fmt.Errorf("rdkprobe: rd_kafka_mem_malloc(%d) returned NULL", size)
+		return nil, fmt.Errorf("rd_kafka_mem_malloc(%d) returned NULL", size)
 	}
 	return p, nil
 }

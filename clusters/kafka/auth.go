@@ -68,12 +68,12 @@ func (c *Cluster) allow(ctx context.Context, user, topic, verb string, acls func
 	a := c.opt.Auth
 	switch {
 	case a == nil:
-		return fmt.Errorf("clusters/kafka: allow %s: the cluster has no Auth, so no authorizer", verb)
+		return fmt.Errorf("allow %s: the cluster has no Auth, so no authorizer", verb)
 	case topic == "":
-		return fmt.Errorf("clusters/kafka: allow %s: no topic", verb)
+		return fmt.Errorf("allow %s: no topic", verb)
 	}
 	if _, ok := a.Users[user]; !ok {
-		return fmt.Errorf("clusters/kafka: allow %s: %q is not a user of the cluster", verb, user)
+		return fmt.Errorf("allow %s: %q is not a user of the cluster", verb, user)
 	}
 	if _, ok := ctx.Deadline(); !ok {
 		var cancel context.CancelFunc
@@ -83,7 +83,7 @@ func (c *Cluster) allow(ctx context.Context, user, topic, verb string, acls func
 	c.mu.Lock()
 	if c.stopped {
 		c.mu.Unlock()
-		return fmt.Errorf("clusters/kafka: allow %s: cluster is stopped", verb)
+		return fmt.Errorf("allow %s: cluster is stopped", verb)
 	}
 	var running []int
 	for _, n := range c.nodes {
@@ -101,18 +101,18 @@ func (c *Cluster) allow(ctx context.Context, user, topic, verb string, acls func
 	principal := "User:" + user
 	res, err := kadm.NewClient(cl).CreateACLs(ctx, acls(principal))
 	if err != nil {
-		return fmt.Errorf("clusters/kafka: allow %s to %s %s: %v", user, verb, topic, err)
+		return fmt.Errorf("allow %s to %s %s: %w", user, verb, topic, err)
 	}
 	want := make(map[aclKey]bool, len(res))
 	for _, r := range res {
 		if r.Err != nil {
-			return fmt.Errorf("clusters/kafka: allow %s to %s %s: %v %s %s: %v %s", user, verb, topic, r.Type, r.Name, r.Operation, r.Err, r.ErrMessage)
+			return fmt.Errorf("allow %s to %s %s: %v %s %s: %w %s", user, verb, topic, r.Type, r.Name, r.Operation, r.Err, r.ErrMessage)
 		}
 		want[aclKey{r.Type, r.Name, r.Operation}] = true
 	}
 	for _, id := range running {
 		if err := waitACLs(ctx, cl.Broker(id), principal, want); err != nil {
-			return fmt.Errorf("clusters/kafka: allow %s to %s %s: node %d: %v", user, verb, topic, id, err)
+			return fmt.Errorf("allow %s to %s %s: node %d: %w", user, verb, topic, id, err)
 		}
 	}
 	return nil

@@ -126,7 +126,7 @@ func (c *Cluster) formatAll(ctx context.Context) error {
 func newClusterID() (string, error) {
 	var b [16]byte
 	if _, err := rand.Read(b[:]); err != nil {
-		return "", fmt.Errorf("clusters/kafka: cluster id: %v", err)
+		return "", fmt.Errorf("cluster id: %w", err)
 	}
 	// The first base64url character comes from b[0]'s top six bits; with
 	// the top bit clear it is a letter, never '-', which kafka-storage's
@@ -203,10 +203,10 @@ func (c *Cluster) killAll() {
 
 func (c *Cluster) nodeAt(i int) (*node, error) {
 	if i < 0 || i >= len(c.nodes) {
-		return nil, fmt.Errorf("clusters/kafka: broker %d does not exist (cluster of %d)", i, len(c.nodes))
+		return nil, fmt.Errorf("broker %d does not exist (cluster of %d)", i, len(c.nodes))
 	}
 	if c.stopped {
-		return nil, fmt.Errorf("clusters/kafka: cluster is stopped")
+		return nil, fmt.Errorf("cluster is stopped")
 	}
 	return c.nodes[i], nil
 }
@@ -221,7 +221,7 @@ func (c *Cluster) KillBroker(i int) error {
 		return err
 	}
 	if !n.running() {
-		return fmt.Errorf("clusters/kafka: broker %d is not running", i)
+		return fmt.Errorf("broker %d is not running", i)
 	}
 	n.kill()
 	return nil
@@ -238,7 +238,7 @@ func (c *Cluster) RestartBroker(ctx context.Context, i int) error {
 		return err
 	}
 	if n.running() {
-		return fmt.Errorf("clusters/kafka: broker %d is already running", i)
+		return fmt.Errorf("broker %d is already running", i)
 	}
 	if err := checkFree(n.port); err != nil {
 		return err

@@ -155,13 +155,13 @@ func writeFile(path, content string) error { return writeFileMode(path, content,
 // holding passwords).
 func writeFileMode(path, content string, mode os.FileMode) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("clusters/kafka: %v", err)
+		return err
 	}
 	if err := os.WriteFile(path, []byte(content), mode); err != nil {
-		return fmt.Errorf("clusters/kafka: %v", err)
+		return err
 	}
 	if err := os.Chmod(path, mode); err != nil { // WriteFile keeps an existing file's mode
-		return fmt.Errorf("clusters/kafka: %v", err)
+		return err
 	}
 	return nil
 }

@@ -45,12 +45,12 @@ const distMarker = "COMPLETE"
 // one-line error saying how to make one when it does not.
 func CheckDist(dir string) error {
 	if _, err := os.Stat(filepath.Join(dir, distMarker)); err != nil {
-		return fmt.Errorf("clusters/kafka: no Kafka %s distribution at %s (run `make kafka-dist`, or set %s)", Version, dir, DistEnv)
+		return fmt.Errorf("no Kafka %s distribution at %s (run `make kafka-dist`, or set %s)", Version, dir, DistEnv)
 	}
 	jars, _ := filepath.Glob(filepath.Join(dir, "libs", "kafka_2.13-*.jar"))
 	tools, _ := filepath.Glob(filepath.Join(dir, "libs", "kafka-tools-*.jar"))
 	if len(jars) == 0 || len(tools) == 0 {
-		return fmt.Errorf("clusters/kafka: distribution at %s lacks libs/kafka_2.13-*.jar or libs/kafka-tools-*.jar (rerun `make kafka-dist`)", dir)
+		return fmt.Errorf("distribution at %s lacks libs/kafka_2.13-*.jar or libs/kafka-tools-*.jar (rerun `make kafka-dist`)", dir)
 	}
 	return nil
 }

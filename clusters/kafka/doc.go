@@ -31,9 +31,12 @@
 //     ACL allows, ClientProps for each user's client properties and
 //     AllowRead to grant a user a topic; see auth.go and authProps.
 //   - Fault injection: KillBroker and RestartBroker, and a tiny line
-//     protocol on a unix socket (ServeFaults, RequestFault) through which a
+//     protocol on a unix socket (Cluster.ServeFaults; DialFaults and
+//     FaultConn.Kill/Restart on the child's side) through which a
 //     cell's child process asks the process owning the cluster to kill the
 //     leader of a partition and later restart it.
 //
-// Errors are one line, prefixed "clusters/kafka: ".
+// Errors are one line and carry no package prefix (the CLI adds one); a
+// fault request's error comes back over the socket as the text of an
+// "err" reply.
 package kafka

@@ -33,7 +33,7 @@ func (c *Cluster) ServeFaults(path string) (stop func(), err error) {
 	_ = os.Remove(path)
 	l, err := net.Listen("unix", path)
 	if err != nil {
-		return nil, fmt.Errorf("clusters/kafka: fault socket: %v", err)
+		return nil, fmt.Errorf("fault socket: %w", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	var (
@@ -142,7 +142,7 @@ func DialFaults(ctx context.Context, path string) (*FaultConn, error) {
 	var d net.Dialer
 	conn, err := d.DialContext(ctx, "unix", path)
 	if err != nil {
-		return nil, fmt.Errorf("clusters/kafka: fault socket %s: %v", path, err)
+		return nil, fmt.Errorf("fault socket %s: %w", path, err)
 	}
 	return &FaultConn{conn: conn, r: bufio.NewReader(conn)}, nil
 }
@@ -170,19 +170,19 @@ func (f *FaultConn) request(ctx context.Context, line string) (int, error) {
 		_ = f.conn.SetDeadline(time.Time{})
 	}
 	if _, err := fmt.Fprintln(f.conn, line); err != nil {
-		return -1, fmt.Errorf("clusters/kafka: fault request %q: %v", line, err)
+		return -1, fmt.Errorf("fault request %q: %w", line, err)
 	}
 	reply, err := f.r.ReadString('\n')
 	if err != nil {
-		return -1, fmt.Errorf("clusters/kafka: fault request %q: no reply: %v", line, err)
+		return -1, fmt.Errorf("fault request %q: no reply: %w", line, err)
 	}
 	reply = strings.TrimSpace(reply)
 	if msg, ok := strings.CutPrefix(reply, "err "); ok {
-		return -1, fmt.Errorf("clusters/kafka: fault request %q: %s", line, msg)
+		return -1, fmt.Errorf("fault request %q: %s", line, msg)
 	}
 	n, err := strconv.Atoi(strings.TrimPrefix(reply, "ok "))
 	if err != nil {
-		return -1, errors.New("clusters/kafka: fault server reply is not understood: " + strconv.Quote(reply))
+		return -1, errors.New("fault server reply is not understood: " + strconv.Quote(reply))
 	}
 	return n, nil
 }

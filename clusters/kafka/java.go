@@ -13,13 +13,13 @@ func FindJava() (string, error) {
 	if home := os.Getenv("JAVA_HOME"); home != "" {
 		p := filepath.Join(home, "bin", "java")
 		if _, err := os.Stat(p); err != nil {
-			return "", fmt.Errorf("clusters/kafka: JAVA_HOME=%s has no bin/java", home)
+			return "", fmt.Errorf("JAVA_HOME=%s has no bin/java", home)
 		}
 		return p, nil
 	}
 	p, err := exec.LookPath("java")
 	if err != nil {
-		return "", fmt.Errorf("clusters/kafka: java not found on PATH (install a JDK 17+ or set JAVA_HOME)")
+		return "", fmt.Errorf("java not found on PATH (install a JDK 17+ or set JAVA_HOME)")
 	}
 	return p, nil
 }

@@ -48,7 +48,7 @@ func (n *node) command(argv []string, log *os.File) *exec.Cmd {
 func (n *node) openLog() (*os.File, error) {
 	f, err := os.OpenFile(n.logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
-		return nil, fmt.Errorf("clusters/kafka: broker log: %v", err)
+		return nil, fmt.Errorf("broker log: %w", err)
 	}
 	return f, nil
 }
@@ -64,7 +64,7 @@ func (n *node) format(ctx context.Context, clusterID string) error {
 	cmd := n.command(n.argv("kafka.tools.StorageTool", "format", "--cluster-id", clusterID,
 		"--config", n.propsPath(), "--ignore-formatted"), log)
 	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("clusters/kafka: start storage format of node %d: %v", n.id, err)
+		return fmt.Errorf("start storage format of node %d: %w", n.id, err)
 	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
@@ -73,10 +73,10 @@ func (n *node) format(ctx context.Context, clusterID string) error {
 	case <-ctx.Done():
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 		<-done
-		return fmt.Errorf("clusters/kafka: storage format of node %d did not finish: %v", n.id, ctx.Err())
+		return fmt.Errorf("storage format of node %d did not finish: %w", n.id, ctx.Err())
 	}
 	if err != nil {
-		return fmt.Errorf("clusters/kafka: storage format of node %d failed (%v): %s", n.id, err, logProblem(n.logPath))
+		return fmt.Errorf("storage format of node %d failed (%w): %s", n.id, err, logProblem(n.logPath))
 	}
 	return nil
 }
@@ -91,7 +91,7 @@ func (n *node) start() error {
 	fmt.Fprintf(log, "=== fplab: starting node %d at %s\n", n.id, time.Now().Format(time.RFC3339Nano))
 	cmd := n.command(n.argv("kafka.Kafka", n.propsPath()), log)
 	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("clusters/kafka: start node %d: %v", n.id, err)
+		return fmt.Errorf("start node %d: %w", n.id, err)
 	}
 	n.cmd, n.exited, n.waitErr = cmd, make(chan struct{}), nil
 	exited := n.exited
@@ -133,8 +133,11 @@ func (n *node) kill() {
 }
 
 // died describes an unexpected exit for an error message.
-func (n *node) died() string {
-	return fmt.Sprintf("node %d exited (%v): %s", n.id, n.waitErr, logProblem(n.logPath))
+func (n *node) died() error {
+	if n.waitErr == nil {
+		return fmt.Errorf("node %d exited (exit status 0): %s", n.id, logProblem(n.logPath))
+	}
+	return fmt.Errorf("node %d exited (%w): %s", n.id, n.waitErr, logProblem(n.logPath))
 }
 
 // logProblem picks the most telling line of a log's tail: the last ERROR

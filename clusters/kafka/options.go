@@ -58,20 +58,20 @@ type Auth struct {
 // password.
 func (a *Auth) validate() error {
 	if len(a.Users) == 0 {
-		return fmt.Errorf("clusters/kafka: auth has no users")
+		return fmt.Errorf("auth has no users")
 	}
 	for u, p := range a.Users {
 		switch {
 		case !validUser(u):
-			return fmt.Errorf("clusters/kafka: auth user name %q is not 1..64 of [A-Za-z0-9._-]", u)
+			return fmt.Errorf("auth user name %q is not 1..64 of [A-Za-z0-9._-]", u)
 		case u == anonymous:
-			return fmt.Errorf("clusters/kafka: auth user name %s is reserved (the controller listener's principal)", anonymous)
+			return fmt.Errorf("auth user name %s is reserved (the controller listener's principal)", anonymous)
 		case !validPassword(p):
-			return fmt.Errorf("clusters/kafka: password of auth user %q is not 1..128 printable ASCII characters without '\"' and '\\'", u)
+			return fmt.Errorf("password of auth user %q is not 1..128 printable ASCII characters without '\"' and '\\'", u)
 		}
 	}
 	if _, ok := a.Users[a.SuperUser]; !ok {
-		return fmt.Errorf("clusters/kafka: auth super user %q is not one of the users", a.SuperUser)
+		return fmt.Errorf("auth super user %q is not one of the users", a.SuperUser)
 	}
 	return nil
 }
@@ -139,17 +139,17 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	switch {
 	case o.Brokers < 1 || o.Brokers > maxBrokers:
-		return o, fmt.Errorf("clusters/kafka: brokers must be 1..%d, got %d", maxBrokers, o.Brokers)
+		return o, fmt.Errorf("brokers must be 1..%d, got %d", maxBrokers, o.Brokers)
 	case o.Dir == "":
-		return o, fmt.Errorf("clusters/kafka: no directory for configs, data and logs")
+		return o, fmt.Errorf("no directory for configs, data and logs")
 	case o.Partitions < 1:
-		return o, fmt.Errorf("clusters/kafka: partitions must be > 0, got %d", o.Partitions)
+		return o, fmt.Errorf("partitions must be > 0, got %d", o.Partitions)
 	case len(o.Ports) != 0 && len(o.Ports) != o.Brokers:
-		return o, fmt.Errorf("clusters/kafka: %d ports given for %d brokers", len(o.Ports), o.Brokers)
+		return o, fmt.Errorf("%d ports given for %d brokers", len(o.Ports), o.Brokers)
 	case o.HeapMB < 128:
-		return o, fmt.Errorf("clusters/kafka: heap must be >= 128 MB, got %d", o.HeapMB)
+		return o, fmt.Errorf("heap must be >= 128 MB, got %d", o.HeapMB)
 	case o.StartTimeout < 0 || o.StopGrace < 0:
-		return o, fmt.Errorf("clusters/kafka: negative timeout")
+		return o, fmt.Errorf("negative timeout")
 	}
 	if o.Auth != nil {
 		if err := o.Auth.validate(); err != nil {

@@ -20,7 +20,7 @@ func freePorts(n int) ([]int, error) {
 	for range n {
 		l, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
-			return nil, fmt.Errorf("clusters/kafka: pick a free port: %v", err)
+			return nil, fmt.Errorf("pick a free port: %w", err)
 		}
 		ls = append(ls, l)
 		out = append(out, l.Addr().(*net.TCPAddr).Port)
@@ -31,11 +31,11 @@ func freePorts(n int) ([]int, error) {
 // checkFree fails when a given port cannot be bound on 127.0.0.1.
 func checkFree(port int) error {
 	if port < 1 || port > 65535 {
-		return fmt.Errorf("clusters/kafka: port %d is out of range", port)
+		return fmt.Errorf("port %d is out of range", port)
 	}
 	l, err := net.Listen("tcp", addr(port))
 	if err != nil {
-		return fmt.Errorf("clusters/kafka: port %d is in use on 127.0.0.1", port)
+		return fmt.Errorf("port %d is in use on 127.0.0.1", port)
 	}
 	return l.Close()
 }

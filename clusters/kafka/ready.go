@@ -22,7 +22,7 @@ func (c *Cluster) waitReady(ctx context.Context) error {
 	for {
 		for _, n := range c.nodes {
 			if !n.running() {
-				return fmt.Errorf("clusters/kafka: %s", n.died())
+				return n.died()
 			}
 		}
 		qctx, cancel := context.WithTimeout(ctx, 2*time.Second)
@@ -38,7 +38,7 @@ func (c *Cluster) waitReady(ctx context.Context) error {
 		}
 		select {
 		case <-ctx.Done():
-			return fmt.Errorf("clusters/kafka: %d brokers not listed in metadata before the deadline (%s); node 0: %s",
+			return fmt.Errorf("%d brokers not listed in metadata before the deadline (%s); node 0: %s",
 				len(c.nodes), last, logProblem(c.nodes[0].logPath))
 		case <-time.After(pollEvery):
 		}
@@ -52,7 +52,7 @@ func (c *Cluster) waitNodeUp(ctx context.Context, n *node) error {
 	last := "no answer yet"
 	for {
 		if !n.running() {
-			return fmt.Errorf("clusters/kafka: %s", n.died())
+			return n.died()
 		}
 		qctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 		got, err := clusters.BrokerCount(qctx, c.clientAt([]string{addr(n.port)}))
@@ -67,7 +67,7 @@ func (c *Cluster) waitNodeUp(ctx context.Context, n *node) error {
 		}
 		select {
 		case <-ctx.Done():
-			return fmt.Errorf("clusters/kafka: restarted node %d not serving before the deadline (%s): %s", n.id, last, logProblem(n.logPath))
+			return fmt.Errorf("restarted node %d not serving before the deadline (%s): %s", n.id, last, logProblem(n.logPath))
 		case <-time.After(pollEvery):
 		}
 	}
@@ -93,7 +93,7 @@ func (c *Cluster) superClient() (*kgo.Client, error) {
 	}
 	cl, err := kgo.NewClient(opts...)
 	if err != nil {
-		return nil, fmt.Errorf("clusters/kafka: admin client: %v", err)
+		return nil, fmt.Errorf("admin client: %w", err)
 	}
 	return cl, nil
 }
@@ -123,7 +123,7 @@ func (c *Cluster) waitInSync(ctx context.Context) error {
 		last = err.Error()
 		select {
 		case <-ctx.Done():
-			return fmt.Errorf("clusters/kafka: replicas not back in sync before the deadline: %s", last)
+			return fmt.Errorf("replicas not back in sync before the deadline: %s", last)
 		case <-time.After(pollEvery):
 		}
 	}
@@ -138,8 +138,11 @@ func (c *Cluster) Leader(ctx context.Context, topic string, partition int32) (in
 			return err
 		}
 		td, ok := m.Topics[topic]
-		if !ok || td.Err != nil {
-			return fmt.Errorf("topic %s not in metadata (%v)", topic, td.Err)
+		if !ok {
+			return fmt.Errorf("topic %s not in metadata", topic)
+		}
+		if td.Err != nil {
+			return fmt.Errorf("topic %s not in metadata (%w)", topic, td.Err)
 		}
 		p, ok := td.Partitions[partition]
 		if !ok {
@@ -149,10 +152,10 @@ func (c *Cluster) Leader(ctx context.Context, topic string, partition int32) (in
 		return nil
 	})
 	if err != nil {
-		return -1, fmt.Errorf("clusters/kafka: leader of %s/%d: %v", topic, partition, err)
+		return -1, fmt.Errorf("leader of %s/%d: %w", topic, partition, err)
 	}
 	if leader < 0 || leader >= len(c.nodes) {
-		return -1, fmt.Errorf("clusters/kafka: leader of %s/%d is node %d, not one of this cluster's", topic, partition, leader)
+		return -1, fmt.Errorf("leader of %s/%d is node %d, not one of this cluster's", topic, partition, leader)
 	}
 	return leader, nil
 }

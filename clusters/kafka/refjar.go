@@ -31,7 +31,7 @@ func RefJar() string {
 func CheckRefJar(jar string) error {
 	st, err := os.Stat(jar)
 	if err != nil || !st.Mode().IsRegular() {
-		return fmt.Errorf("clusters/kafka: no Java reference jar at %s (run `make java-refs`, or set %s)", jar, RefJarEnv)
+		return fmt.Errorf("no Java reference jar at %s (run `make java-refs`, or set %s)", jar, RefJarEnv)
 	}
 	return nil
 }

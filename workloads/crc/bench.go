@@ -28,18 +28,18 @@ func WriteBench(w io.Writer, rs []Result, config ...string) error {
 	for _, c := range config {
 		k, v, ok := strings.Cut(c, ": ")
 		if !ok || k == "" || strings.ContainsAny(k, " \t\n") || strings.Contains(v, "\n") {
-			return fmt.Errorf("crc: config line %q is not \"key: value\"", c)
+			return fmt.Errorf("config line %q is not \"key: value\"", c)
 		}
 		lines = append(lines, c)
 	}
 	for _, l := range lines {
 		if _, err := fmt.Fprintln(w, l); err != nil {
-			return fmt.Errorf("crc: write: %v", err)
+			return fmt.Errorf("write: %w", err)
 		}
 	}
 	for _, r := range rs {
 		if _, err := fmt.Fprintf(w, "%s/%s\t%d\t%.2f ns/msg\t%.2f MB/s\n", BenchName, r.Name(), r.Iters, r.NsPerMsg, r.MBps); err != nil {
-			return fmt.Errorf("crc: write: %v", err)
+			return fmt.Errorf("write: %w", err)
 		}
 	}
 	return nil

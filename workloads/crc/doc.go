@@ -1,10 +1,12 @@
 // Package crc measures what CRC32C (the checksum Kafka puts on every record
 // batch, checked by librdkafka when check.crcs=true) costs on the host's
-// architecture. It is a side bench of the lab, outside the ladder's flow
+// architecture. It is a micro-benchmark beside the ladder's cells, in a
+// child process of its own (fplab micro --bench crc32c, a spec's
+// micro: [crc32c]):
 //
-//	spec -> cells -> child process -> result -> journal -> tables/plots/report
+//	spec -> micro child process -> [crc] -> result -> journal -> tables/plots/report
 //
-// and complements its crc=on/off axis: the ladder says what check.crcs
+// and complements the crc=on/off axis: the ladder says what check.crcs
 // costs a real consume cell end to end, this package says what the checksum
 // itself costs per message and per MiB, with and without hardware help.
 //

@@ -40,7 +40,7 @@ func ImplByName(name string) (Impl, error) {
 			return im, nil
 		}
 	}
-	return Impl{}, fmt.Errorf("crc: unknown implementation %q (have %s, %s)", name, GoCastagnoli, SWSlicing8)
+	return Impl{}, fmt.Errorf("unknown implementation %q (have %s, %s)", name, GoCastagnoli, SWSlicing8)
 }
 
 // HardwareCRC names the CRC32C instructions hash/crc32 can use on this CPU

@@ -74,7 +74,7 @@ func Measure(ctx context.Context, opt Options) ([]Result, error) {
 	var out []Result
 	for _, size := range sizes {
 		if size <= 0 || size > 1<<30 {
-			return nil, fmt.Errorf("crc: size %d out of range (1 B .. 1 GiB)", size)
+			return nil, fmt.Errorf("size %d out of range (1 B .. 1 GiB)", size)
 		}
 		buf := make([]byte, size)
 		for i := range buf {
@@ -85,7 +85,7 @@ func Measure(ctx context.Context, opt Options) ([]Result, error) {
 		}
 		for _, im := range impls {
 			if err := ctx.Err(); err != nil {
-				return nil, fmt.Errorf("crc: %v", err)
+				return nil, err
 			}
 			out = append(out, timeOne(im, buf, minTime))
 		}
@@ -99,7 +99,7 @@ func agree(buf []byte) error {
 	want := all[0].Sum(buf)
 	for _, im := range all[1:] {
 		if got := im.Sum(buf); got != want {
-			return fmt.Errorf("crc: %s gives %#08x, %s %#08x on a %d-byte buffer", im.Name, got, all[0].Name, want, len(buf))
+			return fmt.Errorf("%s gives %#08x, %s %#08x on a %d-byte buffer", im.Name, got, all[0].Name, want, len(buf))
 		}
 	}
 	return nil
@@ -132,4 +132,4 @@ func timeOne(im Impl, buf []byte, minTime time.Duration) Result {
 }
 
 // errNoResults is returned by WriteBench for an empty result list.
-var errNoResults = errors.New("crc: no results to write")
+var errNoResults = errors.New("no results to write")

@@ -45,7 +45,7 @@ func avroSchema(s *workloads.Schema) (string, error) {
 		case arrow.STRING:
 			t = "string"
 		default:
-			return "", fmt.Errorf("stock: avro: no Avro type for column %s (%s)", f.Name, f.Type)
+			return "", fmt.Errorf("avro: no Avro type for column %s (%s)", f.Name, f.Type)
 		}
 		fields = append(fields, field{f.Name, t})
 	}
@@ -73,7 +73,7 @@ func newHamba(s *workloads.Schema, mem memory.Allocator) (Decoder, error) {
 	}
 	sch, err := avro.Parse(js)
 	if err != nil {
-		return nil, fmt.Errorf("stock: hamba: %v", err)
+		return nil, fmt.Errorf("hamba: %w", err)
 	}
 	return &hamba{builders: newBuilders(s, mem), schema: sch, rd: avro.NewReader(nil, 0), wide: wide}, nil
 }
@@ -116,7 +116,7 @@ func newGoavro(s *workloads.Schema, mem memory.Allocator) (Decoder, error) {
 	}
 	c, err := goavro.NewCodec(js)
 	if err != nil {
-		return nil, fmt.Errorf("stock: goavro: %v", err)
+		return nil, fmt.Errorf("goavro: %w", err)
 	}
 	d := &goavroDec{builders: newBuilders(s, mem), codec: c}
 	for _, f := range s.Arrow.Fields() {

@@ -4,8 +4,6 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
-
-	"github.com/fastpathlab/fplab/workloads"
 )
 
 // BenchmarkDecode is Measure's loop in go test -bench form, one op per
@@ -14,18 +12,10 @@ import (
 //	go test -run '^$' -bench 'Decode/format=json/lib=lab$' -cpuprofile cpu.out ./workloads/stock
 func BenchmarkDecode(b *testing.B) {
 	for _, f := range Formats() {
-		_, _, msgs := corpus(b, f, DefaultSchema, 42, BatchRows)
+		s, _, msgs := corpus(b, f, DefaultSchema, 42, BatchRows)
 		for _, r := range Routes(f) {
 			b.Run("format="+string(f)+"/lib="+r.Lib, func(b *testing.B) {
-				s, err := workloads.SchemaByName(DefaultSchema)
-				if err != nil {
-					b.Fatal(err)
-				}
-				c, err := workloads.NewCodec(f, s)
-				if err != nil {
-					b.Fatal(err)
-				}
-				d, err := r.New(c.Schema(), memory.NewGoAllocator())
+				d, err := r.New(s, memory.NewGoAllocator())
 				if err != nil {
 					b.Fatal(err)
 				}

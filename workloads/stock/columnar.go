@@ -24,7 +24,7 @@ var bestLib = map[workloads.Format]string{
 func Best(f workloads.Format) (Route, error) {
 	lib, ok := bestLib[f]
 	if !ok {
-		return Route{}, fmt.Errorf("stock: format %s has no per-message stock route for a consume path (json, avro and protobuf have)", f)
+		return Route{}, fmt.Errorf("format %s has no per-message stock route for a consume path (json, avro and protobuf have)", f)
 	}
 	return Lookup(f, lib)
 }
@@ -34,7 +34,7 @@ func Best(f workloads.Format) (Route, error) {
 // and appended by the route, a tombstone appends an all-null row.
 func NewColumnar(r Route, s *workloads.Schema, mem memory.Allocator) (workloads.Columnar, error) {
 	if r.Batch || r.Lib == Lab {
-		return nil, fmt.Errorf("stock: route %s/%s is not a per-message stock route", r.Format, r.Lib)
+		return nil, fmt.Errorf("route %s/%s is not a per-message stock route", r.Format, r.Lib)
 	}
 	d, err := r.New(s, mem)
 	if err != nil {
@@ -43,7 +43,7 @@ func NewColumnar(r Route, s *workloads.Schema, mem memory.Allocator) (workloads.
 	n, ok := d.(interface{ AppendNull() })
 	if !ok {
 		d.Release()
-		return nil, fmt.Errorf("stock: route %s/%s cannot append a tombstone's row", r.Format, r.Lib)
+		return nil, fmt.Errorf("route %s/%s cannot append a tombstone's row", r.Format, r.Lib)
 	}
 	return &columnar{d: d, nuller: n}, nil
 }

@@ -13,7 +13,7 @@ import (
 // TestDisagreements runs the fuzz seeds (corpus records and corrupted
 // variants) through every route and counts the messages that one side
 // accepts and the other rejects, by class: the reason the rejecting side
-// gives. go test -v -run Disagreements prints the table (doc.go sums it
+// gives. go test -v -run Disagreements prints the table (docs/decoders.md sums it
 // up). A few classes are asserted, so the documentation cannot drift from
 // the libraries.
 func TestDisagreements(t *testing.T) {
@@ -59,7 +59,7 @@ func TestDisagreements(t *testing.T) {
 	}
 }
 
-// mustDisagree are documented classes (doc.go) the seeds must show.
+// mustDisagree are documented classes (docs/decoders.md) the seeds must show.
 var mustDisagree = map[workloads.Format][]string{
 	workloads.FormatJSON: {
 		"encoding-json accepts, lab rejects: json: expected a string value",

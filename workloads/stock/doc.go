@@ -26,50 +26,20 @@
 // once it parsed; arrow-go's readers take a stream, so their routes
 // (Route.Batch) buffer the batch and parse it in NewRecordBatch, where a
 // bad message fails the batch. A bad message is an error wrapping
-// workloads.ErrParse, never a panic: three library panics on bad input
-// are recovered and made errors (found by the seeds and FuzzJSON, kept as
-// seeds): arrow-go v18.8.0 RecordBuilder.UnmarshalJSON and JSONReader on a
-// non-string token where a key belongs (`{0`), goccy/go-json v0.10.6 on
-// some truncated objects (`{"\0`), and arrow-go v18.8.0 arrow/csv on a
-// line with more or fewer fields than the schema.
+// workloads.ErrParse, never a panic: the three library panics on bad
+// input that fuzzing found are recovered and made errors.
 //
-// Measure is the decode micro-benchmark (fplab micro --bench decode, the
-// ladder's micro: [decode]): every route decodes the same corpus into
-// verified 8192-row batches; ns, CPU ns, heap bytes and allocations per
-// record.
+// Where it sits in the flow (spec -> cells -> child process -> result ->
+// journal -> tables/plots/report), twice, both inside the child process:
 //
-// # Where the libraries differ from the lab
+//   - Measure is the decode micro-benchmark (fplab micro --bench decode,
+//     the ladder's micro: [decode]): every route decodes the same corpus
+//     into verified 8192-row batches; ns, CPU ns, heap bytes and
+//     allocations per record.
+//   - Best and NewColumnar give source's shallow and fast paths the
+//     format's best per-message stock route as a workloads.Columnar, for a
+//     cell's decoder=stock.
 //
-// The fuzz targets (FuzzJSON, FuzzAvro, FuzzProtobuf, FuzzCSV) feed the same
-// bytes to the lab and to every stock route of the format and require the
-// same Arrow values where both accept, and that the lab accepts nothing
-// every stock route rejects. Where one side accepts and the other rejects,
-// the rules differ by design; TestDisagreements counts these classes on
-// the seeds (go test -v -run Disagreements):
-//
-//   - json, stock accepts, lab rejects: a column missing (encoding/json and
-//     goccy leave the zero value, arrow-go appends null); a column null
-//     (the same); an integer column given as a JSON string or, for the
-//     timestamp, as ISO-8601 text (arrow-go); invalid UTF-8 in a string
-//     (every library, replaced by U+FFFD); nesting deeper than the lab's
-//     64 levels in the value of an unknown key; bytes after the object
-//     (arrow-unmarshal reads one value and stops; goccy on some inputs);
-//     an invalid escape in the value of an unknown key (goccy skips it
-//     unchecked).
-//   - json, lab accepts, stock rejects: a repeated key (arrow-go rejects,
-//     the lab keeps the last value as encoding/json does); a key that is a
-//     column's name in other case, with a value of another type (encoding/json
-//     and goccy match keys case-insensitively).
-//   - json, both accept with other values: a key that folds to a column's
-//     name ("AUCTION", "ſtate") sets that column in encoding/json and goccy
-//     and is an unknown key to the lab.
-//   - avro: invalid UTF-8 in a string is accepted by hamba, goavro and
-//     arrow-ocf, rejected by the lab.
-//   - protobuf: google.golang.org/protobuf keeps a known field with the
-//     wrong wire type, and a group, as unknown fields (the column keeps
-//     its last or zero value); the lab rejects both.
-//   - csv: arrow-csv accepts a leading '+' on an integer, "(null)" and
-//     ISO-8601 text for the timestamp, and a bare CR in an unquoted field;
-//     it reads CRLF inside a quoted field as LF (a value the corpus has:
-//     Route.Normalize, which Measure verifies arrow-csv against).
+// Where the libraries accept or read differently from the lab, by design,
+// and the library panics the routes recover: docs/decoders.md.
 package stock

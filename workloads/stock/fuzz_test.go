@@ -28,7 +28,7 @@ import (
 //   - the lab accepts nothing that every stock route rejects.
 //
 // Where only one side accepts, the libraries' rules differ; those classes
-// are counted and listed by TestDisagreements (doc.go documents them).
+// are counted and listed by TestDisagreements (docs/decoders.md documents them).
 // Seeds: corpus records of both schemas and corrupted variants of them
 // (seeds below), plus testdata/fuzz/<target>.
 

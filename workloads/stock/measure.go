@@ -2,6 +2,7 @@ package stock
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime"
 	"syscall"
@@ -84,7 +85,7 @@ func Measure(ctx context.Context, opt Options) ([]Result, error) {
 	}
 	s, err := workloads.SchemaByName(name)
 	if err != nil {
-		return nil, fmt.Errorf("stock: %v", err)
+		return nil, err
 	}
 	n := opt.Records
 	if n <= 0 {
@@ -117,7 +118,7 @@ func Measure(ctx context.Context, opt Options) ([]Result, error) {
 		}
 		c, err := workloads.NewCodec(f, s)
 		if err != nil {
-			return nil, fmt.Errorf("stock: %v", err)
+			return nil, err
 		}
 		cp := workloads.NewCorpus(c.Schema(), c, opt.Seed, n)
 		for _, r := range rs {
@@ -128,7 +129,7 @@ func Measure(ctx context.Context, opt Options) ([]Result, error) {
 	msgs := map[*workloads.Corpus][][]byte{}
 	for _, j := range jobs {
 		if err := ctx.Err(); err != nil {
-			return nil, fmt.Errorf("stock: %v", err)
+			return nil, err
 		}
 		m, ok := msgs[j.cp]
 		if !ok {
@@ -175,23 +176,23 @@ func expected(r Route, cp *workloads.Corpus) (expectation, error) {
 		e.sums = append(e.sums, sum)
 	}
 	if r.Normalize == nil && len(e.sums) > 0 && e.sums[0] != cp.Checksum(0, min(BatchRows, cp.Count())) {
-		return e, fmt.Errorf("stock: corpus hashes disagree with its checksum")
+		return e, fmt.Errorf("corpus hashes disagree with its checksum")
 	}
 	return e, nil
 }
 
 func measureOne(ctx context.Context, r Route, cp *workloads.Corpus, msgs [][]byte, minTime time.Duration) (Result, error) {
 	res := Result{Format: r.Format, Lib: r.Lib, Library: r.Library, Schema: cp.Codec().Schema().Name}
-	fail := func(format string, args ...any) (Result, error) {
-		return res, fmt.Errorf("stock: %s/%s: %s", r.Format, r.Lib, fmt.Sprintf(format, args...))
+	fail := func(err error) (Result, error) {
+		return res, fmt.Errorf("%s/%s: %w", r.Format, r.Lib, err)
 	}
 	exp, err := expected(r, cp)
 	if err != nil {
-		return fail("%v", err)
+		return fail(err)
 	}
 	d, err := r.New(cp.Codec().Schema(), memory.NewGoAllocator())
 	if err != nil {
-		return fail("%v", err)
+		return fail(err)
 	}
 	defer d.Release()
 
@@ -224,7 +225,7 @@ func measureOne(ctx context.Context, r Route, cp *workloads.Corpus, msgs [][]byt
 		return wall, cpu, nil
 	}
 	if _, _, err := pass(); err != nil { // warm-up: builders sized, code paged in
-		return fail("%v", err)
+		return fail(err)
 	}
 	runtime.GC()
 	var m0, m1 runtime.MemStats
@@ -232,11 +233,11 @@ func measureOne(ctx context.Context, r Route, cp *workloads.Corpus, msgs [][]byt
 	var wall, cpu time.Duration
 	for wall < minTime || res.Records == 0 {
 		if err := ctx.Err(); err != nil {
-			return fail("%v", err)
+			return fail(err)
 		}
 		w, c, err := pass()
 		if err != nil {
-			return fail("%v", err)
+			return fail(err)
 		}
 		wall, cpu = wall+w, cpu+c
 		res.Records += int64(len(msgs))
@@ -249,7 +250,7 @@ func measureOne(ctx context.Context, r Route, cp *workloads.Corpus, msgs [][]byt
 	res.BytesPerRec = float64(m1.TotalAlloc-m0.TotalAlloc) / n
 	res.AllocsPerRec = float64(m1.Mallocs-m0.Mallocs) / n
 	if !(res.NsPerRec > 0) {
-		return fail("measured nothing")
+		return fail(errors.New("measured nothing"))
 	}
 	return res, nil
 }

@@ -38,9 +38,9 @@ func TestMeasureBadOptions(t *testing.T) {
 		opt  Options
 		want string
 	}{
-		{Options{Formats: []workloads.Format{workloads.FormatRaw}}, `stock: format "raw" has no decode routes`},
-		{Options{Formats: []workloads.Format{workloads.FormatJSON}, Libs: []string{LibHamba}}, `stock: unknown lib "hamba" for format json`},
-		{Options{Schema: "ask"}, `stock: workloads: unknown schema "ask"`},
+		{Options{Formats: []workloads.Format{workloads.FormatRaw}}, `format "raw" has no decode routes`},
+		{Options{Formats: []workloads.Format{workloads.FormatJSON}, Libs: []string{LibHamba}}, `unknown lib "hamba" for format json`},
+		{Options{Schema: "ask"}, `unknown schema "ask"`},
 	} {
 		if _, err := Measure(ctx, c.opt); err == nil || !strings.HasPrefix(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("Measure(%+v): %v, want one line starting %s", c.opt, err, c.want)
@@ -75,7 +75,7 @@ func TestMeasureRejectsWrongDecoder(t *testing.T) {
 		return &offByOne{Decoder: d, at: 2*BatchRows + 17}, err
 	}}
 	_, err = measureOne(context.Background(), wrong, cp, msgs, time.Millisecond)
-	if err == nil || !strings.Contains(err.Error(), "stock: json/wrong: batch 2 (records 16384..24575) checksum") {
+	if err == nil || !strings.Contains(err.Error(), "json/wrong: batch 2 (records 16384..24575) checksum") {
 		t.Errorf("wrong decoder: %v", err)
 	}
 

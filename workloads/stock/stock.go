@@ -119,14 +119,14 @@ func Libs(f workloads.Format) []string {
 func Lookup(f workloads.Format, lib string) (Route, error) {
 	rs := Routes(f)
 	if len(rs) == 0 {
-		return Route{}, fmt.Errorf("stock: format %q has no decode routes (want %s)", string(f), joinFormats(Formats()))
+		return Route{}, fmt.Errorf("format %q has no decode routes (want %s)", string(f), joinFormats(Formats()))
 	}
 	for _, r := range rs {
 		if r.Lib == lib {
 			return r, nil
 		}
 	}
-	return Route{}, fmt.Errorf("stock: unknown lib %q for format %s (want %s)", lib, f, strings.Join(Libs(f), ", "))
+	return Route{}, fmt.Errorf("unknown lib %q for format %s (want %s)", lib, f, strings.Join(Libs(f), ", "))
 }
 
 func joinFormats(fs []workloads.Format) string {
@@ -158,7 +158,7 @@ func parseErrf(lib, format string, args ...any) error {
 
 // recoverParse turns a library's panic on bad input into a parse error.
 // Only the routes whose library is known to panic on some bad input defer
-// it (doc.go lists them).
+// it (docs/decoders.md lists them).
 func recoverParse(lib string, err *error) {
 	if p := recover(); p != nil {
 		*err = parseErrf(lib, "library panicked: %v", p)
@@ -176,7 +176,7 @@ var (
 // filling the wrong columns.
 func checkSchema(s *workloads.Schema) (wide bool, err error) {
 	if s == nil || s.IsRaw() {
-		return false, errors.New("stock: a stock route needs a logical schema (bid or bid-wide)")
+		return false, errors.New("a stock route needs a logical schema (bid or bid-wide)")
 	}
 	want := bidColumns
 	if s.NumColumns() > len(bidColumns) {
@@ -185,11 +185,11 @@ func checkSchema(s *workloads.Schema) (wide bool, err error) {
 	}
 	fs := s.Arrow.Fields()
 	if len(fs) != len(want) {
-		return false, fmt.Errorf("stock: schema %s has %d columns, the stock routes know %d", s.Name, len(fs), len(want))
+		return false, fmt.Errorf("schema %s has %d columns, the stock routes know %d", s.Name, len(fs), len(want))
 	}
 	for i, f := range fs {
 		if f.Name != want[i] {
-			return false, fmt.Errorf("stock: schema %s column %d is %q, the stock routes expect %q", s.Name, i, f.Name, want[i])
+			return false, fmt.Errorf("schema %s column %d is %q, the stock routes expect %q", s.Name, i, f.Name, want[i])
 		}
 	}
 	return wide, nil
@@ -323,11 +323,11 @@ func (b *builders) appendWide(r *wideFields) {
 func retype(s *arrow.Schema, rec arrow.RecordBatch) (arrow.RecordBatch, error) {
 	defer rec.Release()
 	if int(rec.NumCols()) != s.NumFields() {
-		return nil, fmt.Errorf("stock: batch has %d columns, schema %d", rec.NumCols(), s.NumFields())
+		return nil, fmt.Errorf("batch has %d columns, schema %d", rec.NumCols(), s.NumFields())
 	}
 	for i, f := range s.Fields() {
 		if !arrow.TypeEqual(f.Type, rec.Column(i).DataType()) {
-			return nil, fmt.Errorf("stock: column %s is %s, want %s", f.Name, rec.Column(i).DataType(), f.Type)
+			return nil, fmt.Errorf("column %s is %s, want %s", f.Name, rec.Column(i).DataType(), f.Type)
 		}
 	}
 	return array.NewRecordBatch(s, rec.Columns(), rec.NumRows()), nil

@@ -87,9 +87,9 @@ func TestLookup(t *testing.T) {
 		lib  string
 		want string
 	}{
-		{workloads.FormatJSON, "simdjson", `stock: unknown lib "simdjson" for format json (want lab, encoding-json, goccy, arrow-unmarshal, arrow-json)`},
-		{workloads.FormatRaw, Lab, `stock: format "raw" has no decode routes (want json, avro, protobuf, csv)`},
-		{"xml", Lab, `stock: format "xml" has no decode routes (want json, avro, protobuf, csv)`},
+		{workloads.FormatJSON, "simdjson", `unknown lib "simdjson" for format json (want lab, encoding-json, goccy, arrow-unmarshal, arrow-json)`},
+		{workloads.FormatRaw, Lab, `format "raw" has no decode routes (want json, avro, protobuf, csv)`},
+		{"xml", Lab, `format "xml" has no decode routes (want json, avro, protobuf, csv)`},
 	} {
 		if _, err := Lookup(c.f, c.lib); err == nil || err.Error() != c.want {
 			t.Errorf("Lookup(%s, %s) = %v, want %s", c.f, c.lib, err, c.want)
