@@ -79,7 +79,7 @@ func TestAxisFiguresPaths(t *testing.T) {
 	}
 
 	// The tables' Stat of every cell, by cell name.
-	tables, err := results.BuildTables(rows)
+	tables, err := results.BuildTables(results.NewIndex(rows), results.TableOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +146,7 @@ func TestFacetAxesSplitsCrowdedPanels(t *testing.T) {
 			}
 		}
 	}
-	cells := newDataset(rows).cells
+	cells := newDataset(sweptOf(t, rows)).cells
 	axes := runAxes(cells)
 	if strings.Join(axes, " ") != "path format batch ckpt" {
 		t.Fatalf("axes %v, want path format batch ckpt (ckpt absent on half the cells still varies)", axes)

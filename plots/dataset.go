@@ -19,15 +19,14 @@ func (c *cellData) stat(unit string) Stat { return summarize(c.samples[unit]) }
 func (c *cellData) has(unit string) bool { return len(c.samples[unit]) > 0 }
 
 // dataset is the run's swept cells as the tables and the report count
-// them (results.SweptCells over results.Index: A/A calibration cells left
-// out, a repeated (cell, rep) pair counted once by its last row, a unit
-// printed twice by its first value), the only input of every figure.
+// them (the analysis's results.Index: A/A calibration cells left out, a
+// repeated (cell, rep) pair counted once by its last row, a unit printed
+// twice by its first value), the only input of every figure.
 type dataset struct {
 	cells []*cellData // sorted by name
 }
 
-func newDataset(rows []results.Row) *dataset {
-	swept := results.SweptCells(rows)
+func newDataset(swept []*results.CellSamples) *dataset {
 	ds := &dataset{cells: make([]*cellData, 0, len(swept))}
 	for _, c := range swept {
 		ds.cells = append(ds.cells, &cellData{name: c.Name, dims: c.Dims, samples: c.Samples, ok: c.OK, failed: c.Failed})

@@ -168,7 +168,7 @@ func TestRenderSVG(t *testing.T) {
 }
 
 func TestRenderErrors(t *testing.T) {
-	if _, err := Render(Figure{Name: "x", Skip: "no data"}, "png"); err == nil || !strings.HasPrefix(err.Error(), "plots: ") {
+	if _, err := Render(Figure{Name: "x", Skip: "no data"}, "png"); err == nil || err.Error() != "figure x is skipped: no data" {
 		t.Errorf("skipped figure: err = %v", err)
 	}
 	if _, err := Render(Figure{Name: "x"}, "png"); err == nil {

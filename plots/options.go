@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-
-	"github.com/fastpathlab/fplab/results"
 )
 
 // EmulatedLabel is added to every title of a run made under emulation
@@ -17,10 +15,6 @@ type Options struct {
 	// Emulated marks the run as emulated (manifest Emulated=true); every
 	// title then carries EmulatedLabel.
 	Emulated bool
-	// BudgetMs is the checkpoint p99 budget for the knee and the budget line
-	// of the trade-off figure; 0 means results.DefaultBudgetMs, and a
-	// negative, NaN or absurd value is an error.
-	BudgetMs float64
 	// Prefer breaks ties when a figure must hold a dimension at one value
 	// and several values have equally many cells, e.g. {"brokers": "3"}.
 	Prefer map[string]string
@@ -34,19 +28,15 @@ func ImageFormats() []string { return []string{"png", "svg"} }
 
 // withDefaults checks o against its bounds and fills in the defaults, once,
 // at the entry of Plan and WriteAll. Each error names the field and its
-// bound; nothing is silently replaced.
+// bound; nothing is silently replaced. (The knee's budget is the
+// analysis's: results.AnalysisOptions.BudgetMs.)
 func (o Options) withDefaults() (Options, error) {
-	b, err := results.BudgetMs(o.BudgetMs)
-	if err != nil {
-		return o, fmt.Errorf("plots: Options.BudgetMs %v", err)
-	}
-	o.BudgetMs = b
 	if len(o.Formats) == 0 {
 		o.Formats = ImageFormats()
 	}
 	for _, f := range o.Formats {
 		if !slices.Contains(ImageFormats(), f) {
-			return o, fmt.Errorf("plots: Options.Formats has %q, want some of %s", f, strings.Join(ImageFormats(), ", "))
+			return o, fmt.Errorf("Options.Formats has %q, want some of %s", f, strings.Join(ImageFormats(), ", "))
 		}
 	}
 	return o, nil

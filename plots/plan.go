@@ -10,37 +10,34 @@ import (
 	"github.com/fastpathlab/fplab/results/texttab"
 )
 
-// Plan builds, from a run's rows, every figure WriteAll draws: the
-// overview of every cell, one figure per axis that takes two or more values,
-// then per format throughput vs batch size, the checkpoint trade-off, and
-// the allocator, CRC and broker-count comparisons. It is pure data (no rendering); a figure
-// without data carries a Skip reason instead of panels.
-func Plan(rows []results.Row, opt Options) ([]Figure, error) {
+// Plan builds, from a run's analysis (results.Analyze), every figure
+// WriteAll draws: the overview of every cell, one figure per axis that
+// takes two or more values, then per format throughput vs batch size, the
+// checkpoint trade-off (with the analysis's knee and budget), and the
+// allocator, CRC and broker-count comparisons. It draws the swept cells
+// as the analysis counted them and computes nothing the analysis holds.
+// It is pure data (no rendering); a figure without data carries a Skip
+// reason instead of panels.
+func Plan(a *results.Analysis, opt Options) ([]Figure, error) {
 	opt, err := opt.withDefaults()
 	if err != nil {
 		return nil, err
 	}
-	return plan(rows, opt), nil
-}
-
-// plan is Plan with opt checked and defaulted.
-func plan(rows []results.Row, opt Options) []Figure {
-	ds := newDataset(rows)
+	ds := newDataset(a.Sweep.Cells())
 	styles := pathStyles(ds.cells)
 	figs := overviewFigures(ds, opt, styles)
 	figs = append(figs, axisFigures(ds, opt, styles)...)
 	formats := values(ds.cells, cell.Format)
 	if len(formats) == 0 {
-		return append(figs, Figure{Name: "throughput", Title: opt.title("Throughput vs batch size"), Skip: "no cells with a format in the journal"})
+		return append(figs, Figure{Name: "throughput", Title: opt.title("Throughput vs batch size"), Skip: "no cells with a format in the journal"}), nil
 	}
-	knees := results.Knee(rows, opt.BudgetMs)
 	for _, f := range formats {
-		figs = append(figs, throughputFigure(ds, f, opt, styles), tradeoffFigure(ds, f, opt, styles, knees))
+		figs = append(figs, throughputFigure(ds, f, opt, styles), tradeoffFigure(ds, f, opt, styles, a.Knee, a.BudgetMs))
 		for _, d := range compareDims {
 			figs = append(figs, compareFigure(ds, f, d, opt))
 		}
 	}
-	return figs
+	return figs, nil
 }
 
 func (o Options) title(s string) string {
@@ -74,7 +71,7 @@ func throughputFigure(ds *dataset, format string, opt Options, styles map[string
 	return fig
 }
 
-func tradeoffFigure(ds *dataset, format string, opt Options, styles map[string]int, knees []results.KneePoint) Figure {
+func tradeoffFigure(ds *dataset, format string, opt Options, styles map[string]int, knees []results.KneePoint, budget float64) Figure {
 	fig := Figure{
 		Name:  "tradeoff-" + safeName(format),
 		Title: opt.title("Checkpoint trade-off vs batch size — format=" + format),
@@ -94,7 +91,6 @@ func tradeoffFigure(ds *dataset, format string, opt Options, styles map[string]i
 	}
 	rate, _ := lineSeries(cells, results.UnitRecPerSec, styles)
 	replay, _ := lineSeries(cells, results.UnitReplayRec, styles)
-	budget := opt.BudgetMs
 	setting := results.Setting(sel.held)
 	var rateMarks, p99Marks []Mark
 	var none []string

@@ -134,7 +134,7 @@ func TestSelectCellsPrefersCoverageThenPreference(t *testing.T) {
 		{Cell: "path=fast/format=json/batch=2/brokers=3", OK: true, Metrics: rate},
 		{Cell: "path=fast/format=json/batch=1/brokers=5", OK: true, Metrics: rate},
 	}
-	cells := newDataset(rows).cells
+	cells := newDataset(sweptOf(t, rows)).cells
 	fixed := map[string]string{cell.Format: "json"}
 	vary := []string{cell.Path, cell.Batch}
 	sel, _ := selectCells(cells, fixed, vary, results.UnitRecPerSec, nil)
@@ -189,7 +189,7 @@ func TestDatasetLastRowWinsAndDropsAA(t *testing.T) {
 		{Cell: "path=fast/format=json", Rep: 0, OK: true, Metrics: []results.Metric{{Unit: "rec/s", Value: 7}, {Unit: "rec/s", Value: 8}}},
 		{Cell: "path=fast/format=json/aa=a", Rep: 0, OK: true, Metrics: []results.Metric{{Unit: "rec/s", Value: 1}}},
 	}
-	ds := newDataset(rows)
+	ds := newDataset(sweptOf(t, rows))
 	if len(ds.cells) != 1 {
 		t.Fatalf("cells = %d, want 1 (A/A cell dropped)", len(ds.cells))
 	}
@@ -229,14 +229,37 @@ func TestTradeoffKeepsThroughputOfCellsWithoutCheckpoints(t *testing.T) {
 	}
 }
 
-// mustPlan is Plan for options a test knows are valid.
+// analyze is results.Analyze of rows with the default options, as the
+// report builds it.
+func analyze(t testing.TB, rows []results.Row) *results.Analysis {
+	t.Helper()
+	a, err := results.Analyze(rows, results.AnalysisOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+// mustPlan is Plan of rows' analysis for options a test knows are valid.
 func mustPlan(t testing.TB, rows []results.Row, opt Options) []Figure {
 	t.Helper()
-	figs, err := Plan(rows, opt)
+	figs, err := Plan(analyze(t, rows), opt)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return figs
+}
+
+// writeRows plans rows' figures and writes them, as the report does.
+func writeRows(t testing.TB, dir string, rows []results.Row, opt Options) ([]string, error) {
+	t.Helper()
+	return WriteAll(dir, mustPlan(t, rows, opt), opt)
+}
+
+// sweptOf is the swept cells of rows' analysis: the dataset's input.
+func sweptOf(t testing.TB, rows []results.Row) []*results.CellSamples {
+	t.Helper()
+	return analyze(t, rows).Sweep.Cells()
 }
 
 // TestOptionsRefused: a bad option is an error naming the field and its
@@ -246,23 +269,43 @@ func TestOptionsRefused(t *testing.T) {
 		opt  Options
 		want string
 	}{
-		{Options{BudgetMs: -1}, "plots: Options.BudgetMs is -1, want 0 (default 100) to 60000"},
-		{Options{BudgetMs: math.NaN()}, "plots: Options.BudgetMs is NaN"},
-		{Options{BudgetMs: 1e9}, "plots: Options.BudgetMs is 1e+09"},
-		{Options{Formats: []string{"png", "jpeg"}}, `plots: Options.Formats has "jpeg", want some of png, svg`},
+		{Options{Formats: []string{"png", "jpeg"}}, `Options.Formats has "jpeg", want some of png, svg`},
 	} {
-		if _, err := Plan(resultstest.SmokeRows(), tc.opt); err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+		if _, err := Plan(analyze(t, resultstest.SmokeRows()), tc.opt); err == nil || !strings.HasPrefix(err.Error(), tc.want) {
 			t.Errorf("Plan(%+v) = %v, want %q", tc.opt, err, tc.want)
 		}
 		dir := t.TempDir()
-		if files, err := WriteAll(dir, resultstest.SmokeRows(), tc.opt); err == nil || len(files) != 0 {
+		if files, err := WriteAll(dir, mustPlan(t, resultstest.SmokeRows(), Options{}), tc.opt); err == nil || len(files) != 0 {
 			t.Errorf("WriteAll(%+v) = %v, %v", tc.opt, files, err)
 		}
 		if _, err := os.Stat(filepath.Join(dir, Dir)); !errors.Is(err, fs.ErrNotExist) {
 			t.Errorf("WriteAll(%+v) made %s: %v", tc.opt, Dir, err)
 		}
 	}
-	if figs := mustPlan(t, resultstest.SweepRows(), Options{BudgetMs: results.DefaultBudgetMs}); len(figs) == 0 {
-		t.Error("the default budget given explicitly is refused")
+}
+
+// TestPlanDrawsTheAnalysisKnee: the trade-off figure rings the knee and
+// draws the budget the analysis holds; it finds neither again.
+func TestPlanDrawsTheAnalysisKnee(t *testing.T) {
+	a := analyze(t, resultstest.SweepRows())
+	if len(a.Knee) == 0 {
+		t.Fatal("no knee in the sweep")
+	}
+	a.BudgetMs = 77
+	for i := range a.Knee {
+		a.Knee[i].Batch = 3
+	}
+	figs, err := Plan(a, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p99 := figureByName(t, figs, "tradeoff-json").Panels[1]
+	if p99.BudgetY != 77 || len(p99.Marks) == 0 {
+		t.Fatalf("budget %v, %d marks; want the analysis's 77 ms and its knee", p99.BudgetY, len(p99.Marks))
+	}
+	for _, m := range p99.Marks {
+		if m.X != 3 {
+			t.Errorf("mark at batch %v, want the analysis's 3", m.X)
+		}
 	}
 }

@@ -17,10 +17,10 @@ import (
 // A skipped figure, one without panels or an unknown format is an error.
 func Render(fig Figure, format string) ([]byte, error) {
 	if fig.Skip != "" {
-		return nil, fmt.Errorf("plots: figure %s is skipped: %s", fig.Name, fig.Skip)
+		return nil, fmt.Errorf("figure %s is skipped: %s", fig.Name, fig.Skip)
 	}
 	if len(fig.Panels) == 0 {
-		return nil, fmt.Errorf("plots: figure %s has no panels", fig.Name)
+		return nil, fmt.Errorf("figure %s has no panels", fig.Name)
 	}
 	width, panelH := figureSize(fig)
 	hdr := newHeader(fig, width-3*figMargin-vg.Points(12))
@@ -32,7 +32,7 @@ func Render(fig Figure, format string) ([]byte, error) {
 	case "svg":
 		cw = vgsvg.New(width, height)
 	default:
-		return nil, fmt.Errorf("plots: unknown image format %q (want png or svg)", format)
+		return nil, fmt.Errorf("unknown image format %q (want png or svg)", format)
 	}
 	dc := draw.New(cw)
 	dc.SetColor(color.White)
@@ -52,7 +52,7 @@ func Render(fig Figure, format string) ([]byte, error) {
 	}
 	var buf bytes.Buffer
 	if _, err := cw.WriteTo(&buf); err != nil {
-		return nil, fmt.Errorf("plots: encode %s as %s: %v", fig.Name, format, err)
+		return nil, fmt.Errorf("encode %s as %s: %w", fig.Name, format, err)
 	}
 	return buf.Bytes(), nil
 }

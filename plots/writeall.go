@@ -7,8 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-
-	"github.com/fastpathlab/fplab/results"
 )
 
 // Dir is the folder inside a run directory that WriteAll fills.
@@ -18,22 +16,22 @@ const Dir = "plots"
 // not draw for lack of data.
 const SkippedFile = "skipped.txt"
 
-// WriteAll plans the run's figures from rows and writes each one with data
-// into <dir>/plots/ in every format of opt (png and svg by default). A
-// figure without data is not drawn; its name and reason go to
-// plots/skipped.txt. It returns the files written, in plan order.
-func WriteAll(dir string, rows []results.Row, opt Options) ([]string, error) {
+// WriteAll writes each planned figure (Plan) with data into <dir>/plots/
+// in every format of opt (png and svg by default). A figure without data
+// is not drawn; its name and reason go to plots/skipped.txt. It returns
+// the files written, in plan order.
+func WriteAll(dir string, figs []Figure, opt Options) ([]string, error) {
 	opt, err := opt.withDefaults()
 	if err != nil {
 		return nil, err
 	}
 	out := filepath.Join(dir, Dir)
 	if err := os.MkdirAll(out, 0o755); err != nil {
-		return nil, fmt.Errorf("plots: %v", err)
+		return nil, fmt.Errorf("write figures: %w", err)
 	}
 	var files []string
 	var skipped strings.Builder
-	for _, fig := range plan(rows, opt) {
+	for _, fig := range figs {
 		if fig.Skip != "" {
 			fmt.Fprintf(&skipped, "%s: %s\n", fig.Name, fig.Skip)
 			continue
@@ -45,7 +43,7 @@ func WriteAll(dir string, rows []results.Row, opt Options) ([]string, error) {
 			}
 			name := filepath.Join(out, fig.Name+"."+format)
 			if err := os.WriteFile(name, img, 0o644); err != nil {
-				return files, fmt.Errorf("plots: %v", err)
+				return files, fmt.Errorf("write figures: %w", err)
 			}
 			files = append(files, name)
 		}
@@ -53,12 +51,12 @@ func WriteAll(dir string, rows []results.Row, opt Options) ([]string, error) {
 	list := filepath.Join(out, SkippedFile)
 	if skipped.Len() == 0 {
 		if err := os.Remove(list); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return files, fmt.Errorf("plots: %v", err)
+			return files, fmt.Errorf("write figures: %w", err)
 		}
 		return files, nil
 	}
 	if err := os.WriteFile(list, []byte(skipped.String()), 0o644); err != nil {
-		return files, fmt.Errorf("plots: %v", err)
+		return files, fmt.Errorf("write figures: %w", err)
 	}
 	return append(files, list), nil
 }

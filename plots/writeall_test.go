@@ -13,7 +13,7 @@ import (
 
 func TestWriteAll(t *testing.T) {
 	dir := t.TempDir()
-	files, err := WriteAll(dir, resultstest.SweepRows(), Options{})
+	files, err := writeRows(t, dir, resultstest.SweepRows(), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +37,7 @@ func TestWriteAll(t *testing.T) {
 	// every other figure is listed with its reason, and the images of the
 	// previous run are not claimed as written.
 	rows := []results.Row{{Cell: "path=fast/format=json/batch=8192", OK: true, Metrics: []results.Metric{{Unit: "rec/s", Value: 1}}}}
-	files, err = WriteAll(dir, rows, Options{Formats: []string{"png"}})
+	files, err = writeRows(t, dir, rows, Options{Formats: []string{"png"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +63,7 @@ func TestWriteAllBadDir(t *testing.T) {
 	if err := os.WriteFile(file, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := WriteAll(file, resultstest.SweepRows(), Options{}); err == nil || !strings.HasPrefix(err.Error(), "plots: ") {
+	if _, err := writeRows(t, file, resultstest.SweepRows(), Options{}); err == nil || !strings.HasPrefix(err.Error(), "write figures: ") {
 		t.Errorf("run dir is a file: err = %v", err)
 	}
 }
@@ -90,7 +90,7 @@ func TestWriteAllOddRows(t *testing.T) {
 		{Cell: "path=/format=a b/batch=2/alloc=y", OK: true},
 		{Cell: "format=json/batch=4/path=weird", OK: true, Metrics: ms(5, 500, 1)},
 	}
-	files, err := WriteAll(t.TempDir(), rows, Options{Formats: []string{"png"}})
+	files, err := writeRows(t, t.TempDir(), rows, Options{Formats: []string{"png"}})
 	if err != nil {
 		t.Fatal(err)
 	}

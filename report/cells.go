@@ -13,8 +13,7 @@ import (
 // row per cell, one column per unit, the median (results.Summarize, printed
 // as the tables print a figure) and the repetitions behind it, counted as
 // results.Index counts them.
-func writeCells(b *strings.Builder, n *notes, main []results.Row) {
-	x := results.NewIndex(main)
+func writeCells(b *strings.Builder, n *notes, x *results.Index) {
 	cells, units := x.Cells(), x.Units()
 	if len(cells) == 0 {
 		b.WriteString("No table: the journal has no rows.\n\n")

@@ -42,7 +42,7 @@ func TestResumedRunCountsTheSameEverywhere(t *testing.T) {
 	const fast = "path=fast/format=json"
 	want := []float64{105, 110, 120}
 
-	tables, err := results.BuildTables(rows)
+	tables, err := results.BuildTables(results.NewIndex(rows), results.TableOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +60,11 @@ func TestResumedRunCountsTheSameEverywhere(t *testing.T) {
 	}
 
 	var fig *plots.Figure
-	figs, err := plots.Plan(rows, plots.Options{})
+	a, err := results.Analyze(rows, results.AnalysisOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	figs, err := plots.Plan(a, plots.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,8 +89,8 @@ func TestResumedRunCountsTheSameEverywhere(t *testing.T) {
 		t.Errorf("overview has no row for %s", fast)
 	}
 
-	if got := results.UnitValues(rows, fast, results.UnitRecPerSec); !slices.Equal(slices.Sorted(slices.Values(got)), want) {
-		t.Errorf("UnitValues = %v, want %v", got, want)
+	if got := a.Sweep.Values(fast, results.UnitRecPerSec); !slices.Equal(slices.Sorted(slices.Values(got)), want) {
+		t.Errorf("Values = %v, want %v", got, want)
 	}
 
 	md := mustRender(t, results.Run{Dir: t.TempDir(), Rows: rows}, Options{NoPlots: true})
@@ -113,7 +117,7 @@ func TestCellsFallbackCountsResumedRun(t *testing.T) {
 		}
 	}
 	var b strings.Builder
-	writeCells(&b, &notes{}, rows)
+	writeCells(&b, &notes{}, results.NewIndex(rows))
 	if want := "| `path=fast/format=json` | 110.0 (n=3) |"; !strings.Contains(b.String(), want) {
 		t.Errorf("cells table lacks %q:\n%s", want, b.String())
 	}

@@ -14,10 +14,10 @@ import (
 // results.Index counts them (a repetition resumed after a failure counts
 // by its last row): how many of its repetitions failed, why, with which
 // signal, and each stderr tail in a collapsed block.
-func writeFailures(b *strings.Builder, rows []results.Row) {
+func writeFailures(b *strings.Builder, x *results.Index) {
 	b.WriteString("## Failed cells\n\n")
 	var t *texttab.Table
-	cells := results.NewIndex(rows).Cells()
+	cells := x.Cells()
 	for _, c := range cells {
 		if c.Failed == 0 {
 			continue

@@ -10,21 +10,22 @@ import (
 	"github.com/fastpathlab/fplab/results"
 )
 
-// writeFigures draws the run's figures (plots.WriteAll) unless told not to,
-// links each PNG (and its SVG) with its caption, and lists the figures not
-// drawn with the reason.
-func writeFigures(b *strings.Builder, runDir string, rows []results.Row, popt plots.Options, draw bool, link func(string) string) {
+// writeFigures plans the run's figures once from the analysis
+// (plots.Plan), draws them (plots.WriteAll) unless told not to, links each
+// PNG (and its SVG) with its caption, and lists the figures not drawn with
+// the reason.
+func writeFigures(b *strings.Builder, runDir string, a *results.Analysis, popt plots.Options, draw bool, link func(string) string) {
 	b.WriteString("## Figures\n\n")
-	if draw {
-		if _, err := plots.WriteAll(runDir, rows, popt); err != nil {
-			fmt.Fprintf(b, "Figures could not be drawn: %s\n\n", mdText(err.Error()))
-			return
-		}
-	}
-	figs, err := plots.Plan(rows, popt)
+	figs, err := plots.Plan(a, popt)
 	if err != nil {
 		fmt.Fprintf(b, "Figures could not be planned: %s\n\n", mdText(err.Error()))
 		return
+	}
+	if draw {
+		if _, err := plots.WriteAll(runDir, figs, popt); err != nil {
+			fmt.Fprintf(b, "Figures could not be drawn: %s\n\n", mdText(err.Error()))
+			return
+		}
 	}
 	var skipped []string
 	drawn := 0

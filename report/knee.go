@@ -9,12 +9,12 @@ import (
 	"github.com/fastpathlab/fplab/results/texttab"
 )
 
-// writeKnee renders results.Knee for the run: per format, path and setting,
+// writeKnee renders the analysis's knee: per format, path and setting,
 // the batch size with the highest throughput whose checkpoint p99 stays
 // within the budget.
-func writeKnee(b *strings.Builder, n *notes, main []results.Row, budget float64) {
-	fmt.Fprintf(b, "## Knee (checkpoint p99 budget %s ms)\n\n", num(budget))
-	kps := results.Knee(main, budget)
+func writeKnee(b *strings.Builder, n *notes, a *results.Analysis) {
+	fmt.Fprintf(b, "## Knee (checkpoint p99 budget %s ms)\n\n", num(a.BudgetMs))
+	kps := a.Knee
 	measured := false
 	for _, k := range kps {
 		measured = measured || k.Candidates > 0

@@ -25,35 +25,35 @@ import (
 // outDir either holds a whole merge or does not exist. outDir must not exist.
 func MergeReport(outDir string, runDirs []string, force bool, opt Options) (string, error) {
 	if len(runDirs) == 0 {
-		return "", errors.New("report: merge: no run directories given")
+		return "", errors.New("merge: no run directories given")
 	}
 	if outDir == "" {
-		return "", errors.New("report: merge: no output directory given")
+		return "", errors.New("merge: no output directory given")
 	}
 	if _, err := os.Lstat(outDir); err == nil {
-		return "", fmt.Errorf("report: merge: output directory %s exists; give a new one", outDir)
+		return "", fmt.Errorf("merge: output directory %s exists; give a new one", outDir)
 	} else if !errors.Is(err, fs.ErrNotExist) {
-		return "", fmt.Errorf("report: merge: %v", err)
+		return "", fmt.Errorf("merge: %w", err)
 	}
 	runs := make([]results.Run, 0, len(runDirs))
 	for _, d := range runDirs {
 		r, err := results.ReadRun(d)
 		if err != nil {
-			return "", fmt.Errorf("report: merge: %s: %v", d, err)
+			return "", fmt.Errorf("merge: %w", err)
 		}
 		runs = append(runs, r)
 	}
 	merged, err := results.Merge(runs, force)
 	if err != nil {
-		return "", fmt.Errorf("report: %v", err)
+		return "", err
 	}
 	parent := filepath.Dir(outDir)
 	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return "", fmt.Errorf("report: merge: %v", err)
+		return "", fmt.Errorf("merge: %w", err)
 	}
 	stage, err := os.MkdirTemp(parent, "."+filepath.Base(outDir)+".merging-")
 	if err != nil {
-		return "", fmt.Errorf("report: merge: %v", err)
+		return "", fmt.Errorf("merge: %w", err)
 	}
 	done := false
 	defer func() {
@@ -61,21 +61,13 @@ func MergeReport(outDir string, runDirs []string, force bool, opt Options) (stri
 			os.RemoveAll(stage)
 		}
 	}()
-	order := specOrder(merged.Run.Manifest.Spec)
-	if order == nil {
-		order = map[string][]string{}
-	}
-	labels := make([]string, len(merged.Sources))
-	for i, s := range merged.Sources {
-		labels[i] = s.Label
-	}
-	order[results.ArchKey] = labels
+	order := sourcesOrder(merged.Sources, specOrder(merged.Run.Manifest.Spec))
 	if err := results.WriteMergedTo(stage, merged, results.TableOptions{Order: order}); err != nil {
-		return "", fmt.Errorf("report: merge: %v", err)
+		return "", fmt.Errorf("merge: %w", err)
 	}
 	run, err := results.ReadRun(stage)
 	if err != nil {
-		return "", fmt.Errorf("report: merge: read back: %v", err)
+		return "", fmt.Errorf("merge: read back: %w", err)
 	}
 	o := opt
 	o.Name = filepath.Base(outDir)
@@ -84,10 +76,10 @@ func MergeReport(outDir string, runDirs []string, force bool, opt Options) (stri
 		return "", err
 	}
 	if err := os.WriteFile(filepath.Join(stage, FileName), []byte(md), 0o644); err != nil {
-		return "", fmt.Errorf("report: merge: %v", err)
+		return "", fmt.Errorf("merge: %w", err)
 	}
 	if err := os.Rename(stage, outDir); err != nil {
-		return "", fmt.Errorf("report: merge: %v", err)
+		return "", fmt.Errorf("merge: %w", err)
 	}
 	done = true
 	return filepath.Join(outDir, FileName), nil

@@ -144,8 +144,8 @@ func TestMergeReportBadInput(t *testing.T) {
 				t.Fatal("merged")
 			}
 			msg := err.Error()
-			if !strings.HasPrefix(msg, "report: ") || strings.Contains(msg, "\n") || !strings.Contains(msg, tt.want) {
-				t.Errorf("error %q: want one line starting report: naming %q", msg, tt.want)
+			if strings.HasPrefix(msg, "report: ") || strings.Contains(msg, "\n") || !strings.Contains(msg, tt.want) {
+				t.Errorf("error %q: want one line without a package prefix naming %q", msg, tt.want)
 			}
 			noStaging(t, "runs", "runs/merged")
 			_, err = MergeReport("runs/merged", []string{x86, arm}, true, Options{NoPlots: true})

@@ -3,22 +3,20 @@ package report
 import (
 	"fmt"
 	"math"
-	"sort"
 	"strings"
 
-	"github.com/fastpathlab/fplab/cell"
 	"github.com/fastpathlab/fplab/results"
 )
 
-// writeNoise renders the A/A noise floor: for every calibration pair
-// (cell+"/aa=a", cell+"/aa=b") and every unit both sides report, how far
-// apart two runs of one configuration landed. Without a pair the section
-// says so.
-func writeNoise(b *strings.Builder, n *notes, aa []results.Row) {
+// writeNoise renders the analysis's A/A noise floor: for every
+// calibration pair (cell+"/aa=a", cell+"/aa=b") and every unit both sides
+// report, how far apart two runs of one configuration landed. Without a
+// pair the section says so.
+func writeNoise(b *strings.Builder, n *notes, a *results.Analysis) {
 	b.WriteString("## Noise floor (A/A calibration)\n\n")
-	pairs := aaPairs(aa)
+	pairs := a.Noise
 	if len(pairs) == 0 {
-		if len(aa) > 0 {
+		if len(a.AA.Rows()) > 0 {
 			b.WriteString("A/A calibration cells ran, but no pair has successful repetitions on both sides (see Failed cells): ")
 		} else {
 			b.WriteString("No A/A calibration pair in this run: ")
@@ -28,10 +26,10 @@ func writeNoise(b *strings.Builder, n *notes, aa []results.Row) {
 	}
 	b.WriteString("One cell run under two names. *b/a* is the ratio of medians; the interval is Moses' distribution-free 95% interval for the b/a shift, the one that matches the U test the tables use. A real difference smaller than *detectable* cannot be told from noise with these repetitions; *biased* means the interval excludes 1 (a harness bias between the two names).\n\n")
 	for _, p := range pairs {
-		fmt.Fprintf(b, "Pair `%s` (`aa=a` / `aa=b`):\n\n", p.base)
+		fmt.Fprintf(b, "Pair `%s` (`aa=a` / `aa=b`):\n\n", p.Base)
 		t := table([]string{"---", "--:", "--:", "--:", "--:", ":-:", "--:"}, "unit", "reps a/b", "b/a", "95% interval", "detectable", "biased", "CV a / b")
-		for _, unit := range p.units {
-			nf, err := results.NoiseFloor(aa, p.a, p.b, unit)
+		for _, u := range p.Units {
+			unit, nf, err := u.Unit, u.Noise, u.Err
 			if err != nil {
 				t.Row().Cells(mdText(unit), n.gap(err.Error()), gapMark, gapMark, gapMark, gapMark, gapMark)
 				continue
@@ -61,36 +59,4 @@ func cvText(n *notes, cv float64) string {
 		return n.gap(results.WhyNoCV)
 	}
 	return pct(cv)
-}
-
-type aaPair struct {
-	base, a, b string
-	units      []string
-}
-
-// aaPairs finds the complete A/A pairs among rows, with the units both
-// sides reported in an OK repetition (as results.Index counts them), in
-// the order first printed.
-func aaPairs(rows []results.Row) []aaPair {
-	x := results.NewIndex(rows)
-	var pairs []aaPair
-	for _, c := range x.Cells() {
-		base, ok := strings.CutSuffix(c.Name, "/"+cell.AA+"=a")
-		if !ok || len(c.Units) == 0 {
-			continue
-		}
-		other := x.Cell(base + "/" + cell.AA + "=b")
-		if other == nil || len(other.Units) == 0 {
-			continue
-		}
-		p := aaPair{base: base, a: c.Name, b: other.Name}
-		for _, u := range c.Units {
-			if _, ok := other.Samples[u]; ok {
-				p.units = append(p.units, u)
-			}
-		}
-		pairs = append(pairs, p)
-	}
-	sort.Slice(pairs, func(i, j int) bool { return pairs[i].base < pairs[j].base })
-	return pairs
 }

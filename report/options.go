@@ -45,12 +45,12 @@ const DefaultCostBudget = 0.02
 func (o Options) withDefaults() (Options, error) {
 	b, err := results.BudgetMs(o.BudgetMs)
 	if err != nil {
-		return o, fmt.Errorf("report: Options.BudgetMs %v", err)
+		return o, fmt.Errorf("Options.BudgetMs %w", err)
 	}
 	o.BudgetMs = b
 	switch {
 	case math.IsNaN(o.CostBudget) || o.CostBudget < 0 || o.CostBudget >= 1:
-		return o, fmt.Errorf("report: Options.CostBudget is %v, want 0 (default %v) up to but not including 1 (a fraction of rec/s)", o.CostBudget, DefaultCostBudget)
+		return o, fmt.Errorf("Options.CostBudget is %v, want 0 (default %v) up to but not including 1 (a fraction of rec/s)", o.CostBudget, DefaultCostBudget)
 	case o.CostBudget == 0:
 		o.CostBudget = DefaultCostBudget
 	}

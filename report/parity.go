@@ -10,9 +10,9 @@ import (
 // writeParity writes the parity matrix (results.Parity) of a run whose
 // cells name parity cases, tombstones or transactions: case x path ->
 // pass, or FAIL with the one-line reason; then, per failure case, the
-// error line each path surfaced. A run without such cells gets nothing.
-func writeParity(b *strings.Builder, rows []results.Row) {
-	m := results.Parity(rows)
+// error line each path surfaced. A run without such cells (m nil) gets
+// nothing.
+func writeParity(b *strings.Builder, m *results.ParityMatrix) {
 	if m == nil {
 		return
 	}

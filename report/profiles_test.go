@@ -37,7 +37,7 @@ func TestWriteProfiles(t *testing.T) {
 	}
 	writeProfiles(&b, dir)
 	out := b.String()
-	for _, want := range []string{"## Profiles", "| `path_fast.r0` |", "| `path_bad.r0` | —: profile: ", "librdkafka/cgo"} {
+	for _, want := range []string{"## Profiles", "| `path_fast.r0` |", "| `path_bad.r0` | —: read profile ", "librdkafka/cgo"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("missing %q in\n%s", want, out)
 		}

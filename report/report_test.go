@@ -78,7 +78,7 @@ func TestReportContent(t *testing.T) {
 		"one repetition (or a zero mean): no spread to measure",
 		"| `path=shallow/format=json/batch=1024/brokers=3/alloc=go/crc=off` | 3 of 3 | timeout after 2m0s | killed |",
 		"| `path=fast/format=json/batch=1024/brokers=3/alloc=go/crc=off` | 1 of 3 | assertion: fell back to per-record poll | none |",
-		"````\nrung: waiting for partition 3\n```\npanic: stuck\n````",
+		"````\nfplab rung: waiting for partition 3\n```\npanic: stuck\n````",
 		"`tradeoff-json`: not drawn yet",
 	)
 	// A/A cells belong to the noise floor only: no table row, knee or
@@ -146,8 +146,9 @@ func TestWriteBadInput(t *testing.T) {
 				t.Fatal("no error")
 			}
 			msg := err.Error()
-			if !strings.HasPrefix(msg, "report: ") || !strings.Contains(msg, tt.file) || strings.Contains(msg, "\n") {
-				t.Errorf("error %q: want one line starting report: and naming %s", msg, tt.file)
+			var fe *results.FileError
+			if !strings.HasPrefix(msg, "read ") || strings.Contains(msg, "\n") || !errors.As(err, &fe) || fe.File != filepath.Join(dir, tt.file) {
+				t.Errorf("error %q: want one line, a *results.FileError naming %s", msg, tt.file)
 			}
 			if _, err := os.Stat(filepath.Join(dir, FileName)); !os.IsNotExist(err) {
 				t.Errorf("report written despite the error: %v", err)
@@ -219,10 +220,10 @@ func TestOptionsRefused(t *testing.T) {
 		opt  Options
 		want string
 	}{
-		{Options{BudgetMs: -5}, "report: Options.BudgetMs is -5, want 0 (default 100) to 60000"},
-		{Options{BudgetMs: math.Inf(1)}, "report: Options.BudgetMs is +Inf"},
-		{Options{CostBudget: 1}, "report: Options.CostBudget is 1, want 0 (default 0.02) up to but not including 1"},
-		{Options{CostBudget: -0.1}, "report: Options.CostBudget is -0.1"},
+		{Options{BudgetMs: -5}, "Options.BudgetMs is -5, want 0 (default 100) to 60000"},
+		{Options{BudgetMs: math.Inf(1)}, "Options.BudgetMs is +Inf"},
+		{Options{CostBudget: 1}, "Options.CostBudget is 1, want 0 (default 0.02) up to but not including 1"},
+		{Options{CostBudget: -0.1}, "Options.CostBudget is -0.1"},
 	} {
 		if _, err := Write(dir, tc.opt); err == nil || !strings.HasPrefix(err.Error(), tc.want) {
 			t.Errorf("Write(%+v) = %v, want %q", tc.opt, err, tc.want)

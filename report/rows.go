@@ -3,22 +3,8 @@ package report
 import (
 	"sort"
 
-	"github.com/fastpathlab/fplab/cell"
 	"github.com/fastpathlab/fplab/results"
 )
-
-// splitAA separates the swept cells' rows from the A/A calibration rows:
-// the tables, figures and knee describe the sweep, the noise floor the pair.
-func splitAA(rows []results.Row) (main, aa []results.Row) {
-	for _, r := range rows {
-		if cell.IsAA(r.Cell) {
-			aa = append(aa, r)
-		} else {
-			main = append(main, r)
-		}
-	}
-	return main, aa
-}
 
 // rowCounts summarises the journal for the run table, counted as
 // results.Index counts rows: a repetition resumed after a failure is one
@@ -27,10 +13,9 @@ type rowCounts struct {
 	cells, reps, failed, aa int
 }
 
-func countRows(main, aa []results.Row) rowCounts {
-	x := results.NewIndex(main)
-	c := rowCounts{cells: len(x.Cells()), reps: len(x.Rows()), aa: len(results.NewIndex(aa).Rows())}
-	for _, cs := range x.Cells() {
+func countRows(a *results.Analysis) rowCounts {
+	c := rowCounts{cells: len(a.Sweep.Cells()), reps: len(a.Sweep.Rows()), aa: len(a.AA.Rows())}
+	for _, cs := range a.Sweep.Cells() {
 		c.failed += cs.Failed
 	}
 	return c

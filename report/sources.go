@@ -11,14 +11,12 @@ import (
 
 // writeSources renders, for a merged run (results.Merge), the runs it was
 // merged from: one row per arch= value with its host, so every column of
-// the tables can be traced to a machine. Emulated sources are flagged. It
-// returns order with the arch axis in the sources' order (the first run is
-// the baseline column).
-func writeSources(b *strings.Builder, n *notes, src []results.Source, err error, order map[string][]string) map[string][]string {
+// the tables can be traced to a machine. Emulated sources are flagged.
+func writeSources(b *strings.Builder, n *notes, src []results.Source, err error) {
 	b.WriteString("## Merged runs\n\n")
 	if err != nil {
 		fmt.Fprintf(b, "The list of merged runs is unreadable: %s\n\n", mdText(err.Error()))
-		return order
+		return
 	}
 	b.WriteString("This report merges runs from several hosts; every cell name carries `" + results.ArchKey + "=` with the host's architecture, so the tables set them side by side.\n\n")
 	t := table([]string{"---", "---", "---", "---", "---", "---", "---", "---", "--:", "---"},
@@ -29,10 +27,8 @@ func writeSources(b *strings.Builder, n *notes, src []results.Source, err error,
 		}
 		return mdText(s)
 	}
-	var labels []string
 	emulated := false
 	for _, s := range src {
-		labels = append(labels, s.Label)
 		cpu := val(s.Host.CPUModel)
 		if s.Host.Cores > 0 {
 			cpu += " (" + strconv.Itoa(s.Host.Cores) + " CPUs)"
@@ -52,6 +48,15 @@ func writeSources(b *strings.Builder, n *notes, src []results.Source, err error,
 	putTable(b, t)
 	if emulated {
 		b.WriteString("> Columns whose " + results.ArchKey + " value ends in `-emulated` ran under an emulator: they show that the build works, not how fast ARM is.\n\n")
+	}
+}
+
+// sourcesOrder returns order with the arch axis in the merged runs' order
+// (the first run is the baseline column).
+func sourcesOrder(src []results.Source, order map[string][]string) map[string][]string {
+	labels := make([]string, 0, len(src))
+	for _, s := range src {
+		labels = append(labels, s.Label)
 	}
 	out := make(map[string][]string, len(order)+1)
 	for k, v := range order {

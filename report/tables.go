@@ -11,21 +11,21 @@ import (
 	"github.com/fastpathlab/fplab/results"
 )
 
-// writeTables renders results.BuildTablesWith of the swept cells (values in
-// the spec's order) as Markdown:
+// writeTables renders the analysis's tables (results.BuildTables of the
+// swept cells, values in the spec's order) as Markdown:
 // the throughput (rec/s) tables and its shares of the references measured
 // in the same run (results.UnitPctCeiling, UnitPctTwin, UnitPctTwinExVerify) in full, every
 // other unit folded in a <details> block. A cell without data is a gap with a footnote saying why.
 // An emulated run's tables carry plots.EmulatedLabel in every heading.
-func writeTables(b *strings.Builder, n *notes, runDir string, main []results.Row, order map[string][]string, emulated bool, link func(string) string) {
+func writeTables(b *strings.Builder, n *notes, runDir string, a *results.Analysis, emulated bool, link func(string) string) {
 	b.WriteString("## Tables\n\n")
-	tables, err := results.BuildTablesWith(main, results.TableOptions{Order: order})
+	tables, err := a.Tables, a.TablesErr
 	if err != nil {
 		fmt.Fprintf(b, "Tables unavailable: %s\n\n", mdText(err.Error()))
 		return
 	}
 	if len(tables) == 0 {
-		writeCells(b, n, main)
+		writeCells(b, n, a.Sweep)
 		return
 	}
 	b.WriteString("Each cell: median ± 95% confidence interval of the repetitions (distribution-free, as benchstat); CV = standard deviation / mean, `!` above 5%; *vs base* = change against the first column with the Mann-Whitney U test's p-value, `~` when not significant at α = 0.05.")
@@ -33,7 +33,7 @@ func writeTables(b *strings.Builder, n *notes, runDir string, main []results.Row
 		fmt.Fprintf(b, " Text and CSV renderings: [%s/](%s).", results.TablesDir, link(results.TablesDir+"/"))
 	}
 	b.WriteString("\n\n")
-	gi := gapIndex{rows: results.NewIndex(main).Rows()}
+	gi := gapIndex{rows: a.Sweep.Rows()}
 	var units []string
 	byUnit := make(map[string][]results.Table)
 	for _, t := range tables {

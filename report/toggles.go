@@ -27,18 +27,11 @@ type togglePair struct {
 	off, on, value string
 }
 
-// pairs finds, among the cells of rows, every cell with the setting on
+// pairs finds, among the cells of x, every cell with the setting on
 // whose off twin (the same name with the part removed, or set to off) is
-// also in the run, in the order the on cells first appear.
-func (tg toggle) pairs(rows []results.Row) []togglePair {
-	have := make(map[string]bool)
-	var cells []string
-	for _, r := range rows {
-		if !have[r.Cell] {
-			have[r.Cell] = true
-			cells = append(cells, r.Cell)
-		}
-	}
+// also in the run, in the order the on cells first appear in the journal.
+func (tg toggle) pairs(x *results.Index) []togglePair {
+	cells := x.Names()
 	var out []togglePair
 	for _, c := range cells {
 		parts := strings.Split(c, "/")
@@ -53,7 +46,7 @@ func (tg toggle) pairs(rows []results.Row) []togglePair {
 				twin = append(twin, k+"="+tg.off)
 			}
 			twin = append(twin, parts[i+1:]...)
-			if off := strings.Join(twin, "/"); have[off] {
+			if off := strings.Join(twin, "/"); x.Cell(off) != nil {
 				out = append(out, togglePair{off: off, on: c, value: v})
 			}
 		}
@@ -64,10 +57,10 @@ func (tg toggle) pairs(rows []results.Row) []togglePair {
 // writeToggles renders, for every toggled setting in the run, each on
 // cell against its off twin on rec/s: the ratio with its distribution-free
 // 95% interval, and whether the interval shows the cost within the budget.
-func writeToggles(b *strings.Builder, n *notes, main []results.Row, budget float64) {
+func writeToggles(b *strings.Builder, n *notes, x *results.Index, budget float64) {
 	var any bool
 	for _, tg := range toggles {
-		ps := tg.pairs(main)
+		ps := tg.pairs(x)
 		if len(ps) == 0 {
 			continue
 		}
@@ -81,14 +74,14 @@ func writeToggles(b *strings.Builder, n *notes, main []results.Row, budget float
 		t := table([]string{"---", "---", "--:", "--:", "--:", "--:", "--:", ":-:"},
 			"cell (off)", tg.key, "reps off/on", "on/off", "shift", "95% interval", "p", "within "+pct(budget))
 		for _, p := range ps {
-			r, err := results.CompareRatio(main, p.off, p.on, results.UnitRecPerSec)
+			r, err := x.CompareRatio(p.off, p.on, results.UnitRecPerSec)
 			if err != nil {
 				t.Row().Cells(mdText(p.off), mdText(p.value), n.gap(err.Error()), gapMark, gapMark, gapMark, gapMark, gapMark)
 				continue
 			}
 			value := mdText(p.value)
 			var interval, verdict string
-			if k := maxUnit(main, p.on, "failures"); k > 0 {
+			if k := maxUnit(x, p.on, "failures"); k > 0 {
 				// A cell with kills also reports every batch and replays:
 				// its rate is not what the setting alone costs.
 				value += fmt.Sprintf(", %s killed", plural(int(k), "reader"))
@@ -112,9 +105,9 @@ func writeToggles(b *strings.Builder, n *notes, main []results.Row, budget float
 
 // maxUnit is the largest value of unit over the OK rows of cell (0 when
 // none reports it).
-func maxUnit(rows []results.Row, cell, unit string) float64 {
+func maxUnit(x *results.Index, cell, unit string) float64 {
 	var m float64
-	for _, v := range results.UnitValues(rows, cell, unit) {
+	for _, v := range x.Values(cell, unit) {
 		m = max(m, v)
 	}
 	return m

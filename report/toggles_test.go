@@ -52,15 +52,15 @@ func toggleRows() []results.Row {
 }
 
 func TestTogglePairs(t *testing.T) {
-	ps := toggles[0].pairs(toggleRows())
+	ps := toggles[0].pairs(results.NewIndex(toggleRows()))
 	if len(ps) != 5 || ps[0].off != "path=fast/format=json/batch=4096/crc=off" || ps[0].on != ps[0].off+"/ckpt=1s" || ps[0].value != "1s" {
 		t.Fatalf("ckpt pairs %+v", ps)
 	}
-	ps = toggles[1].pairs(toggleRows())
+	ps = toggles[1].pairs(results.NewIndex(toggleRows()))
 	if len(ps) != 1 || ps[0].on != "path=fast/format=raw/batch=8192/crc=on" || ps[0].off != "path=fast/format=raw/batch=8192/crc=off" {
 		t.Fatalf("crc pairs %+v", ps)
 	}
-	if ps := toggles[2].pairs(toggleRows()); len(ps) != 0 {
+	if ps := toggles[2].pairs(results.NewIndex(toggleRows())); len(ps) != 0 {
 		t.Fatalf("a profiled cell without its twin paired: %+v", ps)
 	}
 }
@@ -68,7 +68,7 @@ func TestTogglePairs(t *testing.T) {
 func TestWriteTogglesGolden(t *testing.T) {
 	var b strings.Builder
 	var n notes
-	writeToggles(&b, &n, toggleRows(), 0.02)
+	writeToggles(&b, &n, results.NewIndex(toggleRows()), 0.02)
 	n.write(&b)
 	got := b.String()
 	lacks(t, "toggles section", got,
@@ -89,7 +89,7 @@ func TestWriteTogglesGolden(t *testing.T) {
 func TestWriteTogglesNone(t *testing.T) {
 	var b strings.Builder
 	var n notes
-	writeToggles(&b, &n, resultstest.GapRows(), 0.02)
+	writeToggles(&b, &n, results.NewIndex(resultstest.GapRows()), 0.02)
 	if b.Len() != 0 {
 		t.Errorf("a run without toggled settings got a section:\n%s", b.String())
 	}

@@ -18,7 +18,7 @@ import (
 func Write(runDir string, opt Options) (string, error) {
 	run, err := results.ReadRun(runDir)
 	if err != nil {
-		return "", fmt.Errorf("report: %v", err)
+		return "", err
 	}
 	md, err := Render(run, opt)
 	if err != nil {
@@ -26,19 +26,30 @@ func Write(runDir string, opt Options) (string, error) {
 	}
 	path := filepath.Join(runDir, FileName)
 	if err := os.WriteFile(path, []byte(md), 0o644); err != nil {
-		return "", fmt.Errorf("report: %v", err)
+		return "", fmt.Errorf("write report: %w", err)
 	}
 	return path, nil
 }
 
-// Render builds the report of a run read with results.ReadRun. It draws
-// the figures into run.Dir/plots/ unless opt.NoPlots.
+// Render builds the report of a run read with results.ReadRun. It
+// analyses the run once (results.Analyze) and hands that analysis to every
+// section and to the figures, which it plans once and draws into
+// run.Dir/plots/ unless opt.NoPlots.
 func Render(run results.Run, opt Options) (string, error) {
 	opt, err := opt.withDefaults()
 	if err != nil {
 		return "", err
 	}
-	main, aa := splitAA(run.Rows)
+	order := specOrder(run.Manifest.Spec)
+	src, srcErr := results.ReadSources(run.Dir)
+	merged := srcErr != nil || len(src) > 0
+	if merged && srcErr == nil {
+		order = sourcesOrder(src, order)
+	}
+	a, err := results.Analyze(run.Rows, results.AnalysisOptions{BudgetMs: opt.BudgetMs, Tables: results.TableOptions{Order: order}})
+	if err != nil {
+		return "", err
+	}
 	link := func(rel string) string { return opt.LinkBase + rel }
 	var b strings.Builder
 	var n notes
@@ -48,20 +59,19 @@ func Render(run results.Run, opt Options) (string, error) {
 	}
 	fmt.Fprintf(&b, "# Run %s\n\n", mdText(name))
 	b.WriteString("Fastpath Lab ladder run: the manifest, the A/A noise floor, the checkpoint knee, figures, tables of every metric and the failed cells. Gaps are shown as " + gapMark + " with a footnote saying why.\n\n")
-	writeSummary(&b, &n, run, countRows(main, aa))
-	order := specOrder(run.Manifest.Spec)
-	if src, err := results.ReadSources(run.Dir); err != nil || len(src) > 0 {
-		order = writeSources(&b, &n, src, err, order)
+	writeSummary(&b, &n, run, countRows(a))
+	if merged {
+		writeSources(&b, &n, src, srcErr)
 	}
-	writeParity(&b, main)
-	writeNoise(&b, &n, aa)
-	writeKnee(&b, &n, main, opt.BudgetMs)
-	writeToggles(&b, &n, main, opt.CostBudget)
-	popt := plots.Options{Emulated: run.Manifest.Emulated, BudgetMs: opt.BudgetMs, Prefer: opt.Prefer}
-	writeFigures(&b, run.Dir, main, popt, !opt.NoPlots, link)
-	writeTables(&b, &n, run.Dir, main, order, run.Manifest.Emulated, link)
+	writeParity(&b, a.Parity)
+	writeNoise(&b, &n, a)
+	writeKnee(&b, &n, a)
+	writeToggles(&b, &n, a.Sweep, opt.CostBudget)
+	popt := plots.Options{Emulated: run.Manifest.Emulated, Prefer: opt.Prefer}
+	writeFigures(&b, run.Dir, a, popt, !opt.NoPlots, link)
+	writeTables(&b, &n, run.Dir, a, run.Manifest.Emulated, link)
 	writeProfiles(&b, run.Dir)
-	writeFailures(&b, run.Rows)
+	writeFailures(&b, a.All)
 	n.write(&b)
 	return strings.TrimRight(b.String(), "\n") + "\n", nil
 }

@@ -3,6 +3,7 @@ package results
 import (
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -53,18 +54,19 @@ type CompareRow struct {
 // for the usual 5%) must be a finite non-negative fraction.
 func Compare(old, new []Row, threshold float64) (Comparison, error) {
 	if threshold < 0 || math.IsNaN(threshold) || math.IsInf(threshold, 0) {
-		return Comparison{}, fmt.Errorf("results: compare: threshold %v is not a non-negative fraction", threshold)
+		return Comparison{}, fmt.Errorf("threshold %v is not a non-negative fraction", threshold)
 	}
-	dOld, err := newDataset(old)
+	xOld, xNew := NewIndex(old), NewIndex(new)
+	dOld, err := newDataset(xOld)
 	if err != nil {
-		return Comparison{}, fmt.Errorf("results: compare old run: %v", strings.TrimPrefix(err.Error(), "results: "))
+		return Comparison{}, fmt.Errorf("compare old run: %w", err)
 	}
-	dNew, err := newDataset(new)
+	dNew, err := newDataset(xNew)
 	if err != nil {
-		return Comparison{}, fmt.Errorf("results: compare new run: %v", strings.TrimPrefix(err.Error(), "results: "))
+		return Comparison{}, fmt.Errorf("compare new run: %w", err)
 	}
 	c := Comparison{Threshold: threshold, OldLabel: "old", NewLabel: "new",
-		OldRows: len(old), NewRows: len(new), OldOK: countOK(old), NewOK: countOK(new)}
+		OldRows: len(old), NewRows: len(new), OldOK: countOK(xOld), NewOK: countOK(xNew)}
 	axes := slices.Clone(dOld.axes)
 	for _, a := range dNew.axes {
 		if !slices.Contains(axes, a) {
@@ -78,6 +80,8 @@ func Compare(old, new []Row, threshold float64) (Comparison, error) {
 		}
 	}
 	oldCells, newCells := cellSet(dOld), cellSet(dNew)
+	parts := maps.Clone(dOld.parts)
+	maps.Copy(parts, dNew.parts)
 	for _, u := range c.Units {
 		ov, nv := valuesByCell(dOld.byUnit[u]), valuesByCell(dNew.byUnit[u])
 		var cells []string
@@ -86,9 +90,7 @@ func Compare(old, new []Row, threshold float64) (Comparison, error) {
 				cells = append(cells, cell)
 			}
 		}
-		if err := sortCells(cells, axes); err != nil {
-			return Comparison{}, err
-		}
+		sortCells(cells, axes, parts)
 		for _, cell := range cells {
 			so := newStat(cell, ov[cell], DefaultNoisyCV)
 			sn := newStat(cell, nv[cell], DefaultNoisyCV)
@@ -109,12 +111,8 @@ func Compare(old, new []Row, threshold float64) (Comparison, error) {
 			c.OnlyNew = append(c.OnlyNew, cell)
 		}
 	}
-	if err := sortCells(c.OnlyOld, axes); err != nil {
-		return Comparison{}, err
-	}
-	if err := sortCells(c.OnlyNew, axes); err != nil {
-		return Comparison{}, err
-	}
+	sortCells(c.OnlyOld, axes, parts)
+	sortCells(c.OnlyNew, axes, parts)
 	return c, nil
 }
 
@@ -192,7 +190,7 @@ func (c Comparison) WriteText(w io.Writer) error {
 			return err
 		}
 		if _, err := io.WriteString(w, "\n"); err != nil {
-			return fmt.Errorf("results: write comparison: %w", err)
+			return fmt.Errorf("write comparison: %w", err)
 		}
 	}
 	var b strings.Builder
@@ -210,10 +208,10 @@ func (c Comparison) WriteText(w io.Writer) error {
 			scaled(r.Old.Center), scaled(r.New.Center), r.New.Delta.Text, r.New.Delta.Note)
 	}
 	if err := c.Complete(); err != nil {
-		fmt.Fprintf(&b, "INCOMPLETE: %s\n", strings.TrimPrefix(err.Error(), "results: compare: "+ErrIncomplete.Error()+": "))
+		fmt.Fprintf(&b, "INCOMPLETE: %s\n", strings.TrimPrefix(err.Error(), ErrIncomplete.Error()+": "))
 	}
 	if _, err := io.WriteString(w, b.String()); err != nil {
-		return fmt.Errorf("results: write comparison: %w", err)
+		return fmt.Errorf("write comparison: %w", err)
 	}
 	return nil
 }

@@ -20,9 +20,9 @@ const missingShown = 3
 func (c Comparison) Complete() error {
 	switch {
 	case c.NewOK == 0:
-		return fmt.Errorf("results: compare: %w: %s measured nothing (%d journal rows, none OK)", ErrIncomplete, c.NewLabel, c.NewRows)
+		return fmt.Errorf("%w: %s measured nothing (%d journal rows, none OK)", ErrIncomplete, c.NewLabel, c.NewRows)
 	case c.OldOK == 0:
-		return fmt.Errorf("results: compare: %w: %s measured nothing (%d journal rows, none OK)", ErrIncomplete, c.OldLabel, c.OldRows)
+		return fmt.Errorf("%w: %s measured nothing (%d journal rows, none OK)", ErrIncomplete, c.OldLabel, c.OldRows)
 	case len(c.OnlyOld) > 0:
 		shown := c.OnlyOld
 		more := ""
@@ -30,7 +30,7 @@ func (c Comparison) Complete() error {
 			shown = shown[:missingShown]
 			more = fmt.Sprintf(" and %d more", len(c.OnlyOld)-missingShown)
 		}
-		return fmt.Errorf("results: compare: %w: %s lacks %d cell(s) %s measured: %s%s",
+		return fmt.Errorf("%w: %s lacks %d cell(s) %s measured: %s%s",
 			ErrIncomplete, c.NewLabel, len(c.OnlyOld), c.OldLabel, strings.Join(shown, ", "), more)
 	}
 	return nil
@@ -38,9 +38,9 @@ func (c Comparison) Complete() error {
 
 // countOK counts the OK rows that count (Index): a repetition resumed
 // after a failure is measured.
-func countOK(rows []Row) int {
+func countOK(x *Index) int {
 	n := 0
-	for _, r := range NewIndex(rows).Rows() {
+	for _, r := range x.Rows() {
 		if r.OK {
 			n++
 		}

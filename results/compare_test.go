@@ -136,12 +136,12 @@ func TestCompareComplete(t *testing.T) {
 	}{
 		{"same cells", old, old, ""},
 		{"new adds cells", keep(old, "path=fast/batch=1024"), old, ""},
-		{"every new cell failed", old, failed(new), "results: compare: comparison incomplete: new measured nothing (40 journal rows, none OK)"},
-		{"new is empty", old, nil, "results: compare: comparison incomplete: new measured nothing (0 journal rows, none OK)"},
-		{"every old cell failed", failed(old), new, "results: compare: comparison incomplete: old measured nothing (40 journal rows, none OK)"},
-		{"one cell missing", old, new, "results: compare: comparison incomplete: new lacks 1 cell(s) old measured: path=shallow/batch=1024"},
+		{"every new cell failed", old, failed(new), "comparison incomplete: new measured nothing (40 journal rows, none OK)"},
+		{"new is empty", old, nil, "comparison incomplete: new measured nothing (0 journal rows, none OK)"},
+		{"every old cell failed", failed(old), new, "comparison incomplete: old measured nothing (40 journal rows, none OK)"},
+		{"one cell missing", old, new, "comparison incomplete: new lacks 1 cell(s) old measured: path=shallow/batch=1024"},
 		{"many cells missing", old, keep(new, "path=fast/batch=65536"),
-			"results: compare: comparison incomplete: new lacks 5 cell(s) old measured: path=fast/batch=1024, path=fast/batch=8192, path=rowwise/batch=1024 and 2 more"},
+			"comparison incomplete: new lacks 5 cell(s) old measured: path=fast/batch=1024, path=fast/batch=8192, path=rowwise/batch=1024 and 2 more"},
 	}
 	for _, tc := range cases {
 		cmp, err := results.Compare(tc.old, tc.new, results.DefaultThreshold)

@@ -166,7 +166,7 @@ func CheckComparable(a, b Manifest, force bool) error {
 	}
 	for _, d := range diffs {
 		if d.va != d.vb {
-			return fmt.Errorf("results: runs are not comparable: %s differs (%q vs %q); force to compare anyway", d.field, d.va, d.vb)
+			return fmt.Errorf("runs are not comparable: %s differs (%q vs %q); force to compare anyway", d.field, d.va, d.vb)
 		}
 	}
 	return nil

@@ -1,6 +1,7 @@
 package results
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/fastpathlab/fplab/cell"
@@ -15,15 +16,17 @@ import (
 //   - A unit printed twice in one row counts once: its first value
 //     (Row.Counted).
 //
-// BuildTables and Compare, Knee and SweptCells (so every figure),
-// CompareRatio and NoiseFloor, and the report's counts, gaps and failure
-// lists all read rows through it, so one journal gives the same counts
-// everywhere.
+// BuildTables and Compare, Knee (so every figure), CompareRatio and
+// NoiseFloor, and the report's counts, gaps and failure lists all read
+// rows through it, so one journal gives the same counts everywhere. A
+// report builds it once (Analyze).
 type Index struct {
 	rows   []Row
 	cells  []*CellSamples
 	byName map[string]*CellSamples
 	units  []string
+	// names are the cell names in the order of their first journal row.
+	names []string
 }
 
 // NewIndex indexes rows (in journal order).
@@ -37,6 +40,13 @@ func NewIndex(rows []Row) *Index {
 		last[key{r.Cell, r.Rep}] = i
 	}
 	x := &Index{byName: make(map[string]*CellSamples)}
+	seenName := make(map[string]bool)
+	for _, r := range rows {
+		if !seenName[r.Cell] {
+			seenName[r.Cell] = true
+			x.names = append(x.names, r.Cell)
+		}
+	}
 	seenUnit := make(map[string]bool)
 	for i, r := range rows {
 		if last[key{r.Cell, r.Rep}] != i {
@@ -83,17 +93,61 @@ func (x *Index) Cell(name string) *CellSamples { return x.byName[name] }
 // printed.
 func (x *Index) Units() []string { return x.units }
 
-// Swept returns the cells without the A/A calibration ones (an aa= part):
-// those repeat a swept cell to measure noise (NoiseFloor) and are no point
-// of the sweep.
-func (x *Index) Swept() []*CellSamples {
-	var out []*CellSamples
+// Names returns the cell names in the order their first row was
+// journaled (a resumed (cell, rep) pair keeps its cell's place).
+func (x *Index) Names() []string { return x.names }
+
+// SplitAA splits the index into the swept cells and the A/A calibration
+// cells (an aa= part): those repeat a swept cell to measure noise
+// (NoiseFloor) and are no point of the sweep. Both halves share x's
+// counting; nothing is counted again.
+func (x *Index) SplitAA() (sweep, aa *Index) {
+	isAA := func(c *CellSamples) bool { _, ok := c.Dims[cell.AA]; return ok }
+	return x.subset(func(c *CellSamples) bool { return !isAA(c) }), x.subset(isAA)
+}
+
+// subset is the index of the cells keep accepts, rows and units in x's
+// order.
+func (x *Index) subset(keep func(*CellSamples) bool) *Index {
+	y := &Index{byName: make(map[string]*CellSamples)}
 	for _, c := range x.cells {
-		if _, aa := c.Dims[cell.AA]; !aa {
-			out = append(out, c)
+		if keep(c) {
+			y.cells = append(y.cells, c)
+			y.byName[c.Name] = c
 		}
 	}
-	return out
+	for _, n := range x.names {
+		if y.byName[n] != nil {
+			y.names = append(y.names, n)
+		}
+	}
+	seenUnit := make(map[string]bool)
+	for _, r := range x.rows {
+		if y.byName[r.Cell] == nil {
+			continue
+		}
+		y.rows = append(y.rows, r)
+		if !r.OK {
+			continue
+		}
+		for _, m := range r.Counted() {
+			if !seenUnit[m.Unit] {
+				seenUnit[m.Unit] = true
+				y.units = append(y.units, m.Unit)
+			}
+		}
+	}
+	return y
+}
+
+// Values returns a copy of the samples of unit in cell's successful
+// repetitions, in journal order (nil when there are none).
+func (x *Index) Values(cell, unit string) []float64 {
+	c := x.Cell(cell)
+	if c == nil {
+		return nil
+	}
+	return slices.Clone(c.Samples[unit])
 }
 
 // Counted returns the metrics of r that count: each unit once, with the

@@ -51,16 +51,26 @@ func TestIndexRules(t *testing.T) {
 	if n := len(x.Cells()); n != 2 {
 		t.Errorf("cells = %d, want 2", n)
 	}
-	if sw := x.Swept(); len(sw) != 1 || sw[0].Name != "path=fast" {
+	sweep, aa := x.SplitAA()
+	if sw := sweep.Cells(); len(sw) != 1 || sw[0].Name != "path=fast" {
 		t.Errorf("swept = %v, want path=fast only", sw)
+	}
+	if len(sweep.Rows()) != 3 || !slices.Equal(sweep.Units(), []string{UnitRecPerSec, UnitNsPerRec}) {
+		t.Errorf("sweep: %d rows, units %v; want 3 rows, rec/s then ns/rec", len(sweep.Rows()), sweep.Units())
+	}
+	if c := aa.Cells(); len(c) != 1 || c[0] != x.Cell("path=fast/aa=a") || len(aa.Rows()) != 1 {
+		t.Errorf("aa = %v, want the one A/A cell, shared with x", c)
+	}
+	if !slices.Equal(x.Names(), []string{"path=fast", "path=fast/aa=a"}) {
+		t.Errorf("names = %v, want journal order", x.Names())
 	}
 	if x.Cell("path=slow") != nil {
 		t.Error("Cell of an absent name is not nil")
 	}
-	if got := UnitValues(rows, "path=fast", UnitRecPerSec); !slices.Equal(got, []float64{110, 105}) {
-		t.Errorf("UnitValues = %v, want [110 105]", got)
+	if got := x.Values("path=fast", UnitRecPerSec); !slices.Equal(got, []float64{110, 105}) {
+		t.Errorf("Values = %v, want [110 105]", got)
 	}
-	if got := countOK(rows); got != 3 {
+	if got := countOK(x); got != 3 {
 		t.Errorf("countOK = %d, want 3", got)
 	}
 }
@@ -74,7 +84,7 @@ func TestBuildTablesCountsResumedRepOnce(t *testing.T) {
 		{Cell: "path=slow", Rep: 0, OK: true, Metrics: rate(2)},
 		{Cell: "path=fast", Rep: 0, OK: true, Metrics: rate(3)},
 	}
-	tables, err := BuildTables(rows)
+	tables, err := BuildTables(NewIndex(rows), TableOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

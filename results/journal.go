@@ -23,11 +23,12 @@ type Journal struct {
 // OpenJournal opens (or creates) the journal at path for appending. An
 // existing journal is validated first: a torn last line left by a killed
 // ladder is cut off (see Dropped) so new rows never land behind it;
-// corruption before the last line is an error naming the file and line.
+// corruption before the last line is a *FileError naming the file and
+// line.
 func OpenJournal(path string) (*Journal, error) {
 	data, err := os.ReadFile(path)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return nil, fmt.Errorf("results: open journal: %v", err)
+		return nil, fileError("open journal", path, 0, err)
 	}
 	_, good, dropped, err := parseJournal(path, data)
 	if err != nil {
@@ -35,17 +36,17 @@ func OpenJournal(path string) (*Journal, error) {
 	}
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY, 0o644)
 	if err != nil {
-		return nil, fmt.Errorf("results: open journal: %v", err)
+		return nil, fileError("open journal", path, 0, err)
 	}
 	if good < int64(len(data)) {
 		if err := f.Truncate(good); err != nil {
 			f.Close()
-			return nil, fmt.Errorf("results: journal %s: cut torn last line: %v", path, err)
+			return nil, fileError("cut torn last line of journal", path, 0, err)
 		}
 	}
 	if _, err := f.Seek(good, 0); err != nil {
 		f.Close()
-		return nil, fmt.Errorf("results: journal %s: %v", path, err)
+		return nil, fileError("open journal", path, 0, err)
 	}
 	return &Journal{f: f, path: path, dropped: dropped}, nil
 }
@@ -60,24 +61,24 @@ func (j *Journal) Path() string { return j.path }
 func (j *Journal) Append(r Row) error {
 	for _, m := range r.Metrics {
 		if math.IsNaN(m.Value) || math.IsInf(m.Value, 0) {
-			return fmt.Errorf("results: journal %s: cell %s rep %d: metric %s is %v", j.path, r.Cell, r.Rep, m.Unit, m.Value)
+			return fmt.Errorf("journal %s: cell %s rep %d: metric %s is %v", j.path, r.Cell, r.Rep, m.Unit, m.Value)
 		}
 	}
 	line, err := json.Marshal(r)
 	if err != nil {
-		return fmt.Errorf("results: journal %s: encode row: %v", j.path, err)
+		return fmt.Errorf("journal %s: encode row: %w", j.path, err)
 	}
 	line = append(line, '\n')
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	if j.f == nil {
-		return fmt.Errorf("results: journal %s is closed", j.path)
+		return fmt.Errorf("journal %s is closed", j.path)
 	}
 	if _, err := j.f.Write(line); err != nil {
-		return fmt.Errorf("results: journal %s: write: %v", j.path, err)
+		return fmt.Errorf("journal %s: write: %w", j.path, err)
 	}
 	if err := j.f.Sync(); err != nil {
-		return fmt.Errorf("results: journal %s: fsync: %v", j.path, err)
+		return fmt.Errorf("journal %s: fsync: %w", j.path, err)
 	}
 	return nil
 }
@@ -92,18 +93,18 @@ func (j *Journal) Close() error {
 	err := j.f.Close()
 	j.f = nil
 	if err != nil {
-		return fmt.Errorf("results: journal %s: close: %v", j.path, err)
+		return fmt.Errorf("journal %s: close: %w", j.path, err)
 	}
 	return nil
 }
 
 // ReadJournal reads every row of the journal at path. A last line that does
 // not parse (a ladder killed mid-write) is dropped and counted in dropped;
-// an unparsable line before it is an error naming the file and line.
+// an unparsable line before it is a *FileError naming the file and line.
 func ReadJournal(path string) (rows []Row, dropped int, err error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, 0, fmt.Errorf("results: read journal: %v", err)
+		return nil, 0, fileError("read journal", path, 0, err)
 	}
 	rows, _, dropped, err = parseJournal(path, data)
 	return rows, dropped, err
@@ -135,7 +136,7 @@ func parseJournal(path string, data []byte) (rows []Row, good int64, dropped int
 				if derr == nil {
 					derr = errors.New("missing newline")
 				}
-				return nil, 0, 0, fmt.Errorf("results: journal %s:%d: %v", path, lineNo, derr)
+				return nil, 0, 0, fileError("read journal", path, lineNo, derr)
 			}
 			rows = append(rows, r)
 		}
@@ -175,13 +176,4 @@ func Finished(rows []Row) map[CellRep]bool {
 		done[CellRep{r.Cell, r.Rep}] = true
 	}
 	return done
-}
-
-// Done counts, per cell, the distinct reps that have a journaled row.
-func Done(rows []Row) map[string]int {
-	counts := make(map[string]int)
-	for cr := range Finished(rows) {
-		counts[cr.Cell]++
-	}
-	return counts
 }

@@ -1,6 +1,7 @@
 package results
 
 import (
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
@@ -113,8 +114,12 @@ func TestJournalCorruptMiddle(t *testing.T) {
 	if err == nil {
 		t.Fatal("corrupt middle line accepted")
 	}
-	if msg := err.Error(); !strings.Contains(msg, path+":2:") || !strings.HasPrefix(msg, "results: ") {
-		t.Errorf("error %q does not name %s:2", msg, path)
+	if msg := err.Error(); !strings.HasPrefix(msg, "read journal "+path+":2: ") {
+		t.Errorf("error %q does not start read journal %s:2", msg, path)
+	}
+	var fe *FileError
+	if !errors.As(err, &fe) || fe.File != path || fe.Line != 2 || fe.Pos() != path+":2" || fe.Unwrap() == nil {
+		t.Errorf("error %#v: want a *FileError at %s:2 with its cause", err, path)
 	}
 	if _, err := OpenJournal(path); err == nil {
 		t.Error("OpenJournal appends to a corrupt journal")
@@ -137,13 +142,10 @@ func TestJournalRejectsNonFinite(t *testing.T) {
 	}
 }
 
-func TestDone(t *testing.T) {
+func TestFinished(t *testing.T) {
 	rows := []Row{
 		sampleRow("a=1", 0, true), sampleRow("a=1", 2, false), sampleRow("a=1", 0, true),
 		sampleRow("a=2", 1, true),
-	}
-	if got, want := Done(rows), map[string]int{"a=1": 2, "a=2": 1}; !reflect.DeepEqual(got, want) {
-		t.Errorf("Done = %v, want %v", got, want)
 	}
 	fin := Finished(rows)
 	for _, cr := range []CellRep{{"a=1", 0}, {"a=1", 2}, {"a=2", 1}} {

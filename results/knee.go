@@ -51,13 +51,13 @@ type KneePoint struct {
 	Reason     string
 }
 
-// Knee finds, for every (format, path, setting) of rows, the knee under a
-// checkpoint p99 budget in milliseconds (<= 0 or NaN means DefaultBudgetMs).
-// Throughput ties go to the lower checkpoint p99, then to the smaller batch.
-// Failed repetitions and A/A calibration cells are ignored (SweptCells); a
-// cell without an integer batch size cannot be a knee. Results are ordered
-// by format, path (least to most native) and setting.
-func Knee(rows []Row, budgetMs float64) []KneePoint {
+// Knee finds, for every (format, path, setting) of the swept cells (the
+// sweep half of Index.SplitAA), the knee under a checkpoint p99 budget in
+// milliseconds (<= 0 or NaN means DefaultBudgetMs). Throughput ties go to
+// the lower checkpoint p99, then to the smaller batch. Failed repetitions
+// are ignored; a cell without an integer batch size cannot be a knee.
+// Results are ordered by format, path (least to most native) and setting.
+func Knee(swept []*CellSamples, budgetMs float64) []KneePoint {
 	if !(budgetMs > 0) {
 		budgetMs = DefaultBudgetMs
 	}
@@ -67,7 +67,7 @@ func Knee(rows []Row, budgetMs float64) []KneePoint {
 	}
 	lines := make(map[string]*line)
 	var order []*line
-	for _, c := range SweptCells(rows) {
+	for _, c := range swept {
 		rest := make(map[string]string)
 		for k, v := range c.Dims {
 			if k != cell.Format && k != cell.Path && k != cell.Batch {

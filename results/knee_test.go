@@ -109,7 +109,7 @@ func TestKnee(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := Knee(tt.rows, tt.budget)
+			got := Knee(sweptOf(tt.rows), tt.budget)
 			if len(got) != len(tt.want) {
 				t.Fatalf("got %d knee points %+v, want %d", len(got), got, len(tt.want))
 			}
@@ -135,7 +135,7 @@ func TestKneeSeparatesSettings(t *testing.T) {
 		kneeRow("path=fast/format=json/batch=8192/brokers=3/alloc=go/crc=off", 0, 3e6, 50),
 		kneeRow("path=fast/format=avro/batch=8192/brokers=3/alloc=go/crc=off", 0, 2e6, 50),
 	}
-	got := Knee(rows, 100)
+	got := Knee(sweptOf(rows), 100)
 	var keys []string
 	for _, k := range got {
 		keys = append(keys, k.Format+" "+k.Setting+" "+texttab.Compact(float64(k.Batch)))
@@ -146,14 +146,20 @@ func TestKneeSeparatesSettings(t *testing.T) {
 	}
 }
 
-func TestSweptCellsLastRowWinsAndDropsAA(t *testing.T) {
+// sweptOf is the sweep half of rows' index: the cells Knee is given.
+func sweptOf(rows []Row) []*CellSamples {
+	sweep, _ := NewIndex(rows).SplitAA()
+	return sweep.Cells()
+}
+
+func TestSweptLastRowWinsAndDropsAA(t *testing.T) {
 	rows := []Row{
 		{Cell: "path=fast/format=json", Rep: 0, Reason: "crash"},
 		{Cell: "path=fast/format=json", Rep: 0, OK: true, Metrics: []Metric{{Unit: UnitRecPerSec, Value: 7}, {Unit: UnitRecPerSec, Value: 8}}},
 		{Cell: "path=fast/format=json", Rep: 1, Reason: "timeout"},
 		{Cell: "path=fast/format=json/aa=a", Rep: 0, OK: true, Metrics: []Metric{{Unit: UnitRecPerSec, Value: 1}}},
 	}
-	cells := SweptCells(rows)
+	cells := sweptOf(rows)
 	if len(cells) != 1 {
 		t.Fatalf("cells = %d, want 1 (A/A cell dropped)", len(cells))
 	}

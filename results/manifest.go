@@ -49,25 +49,26 @@ func WriteManifest(dir string, m Manifest) error {
 	m.Spec = spec
 	data, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
-		return fmt.Errorf("results: encode %s: %w", path, err)
+		return fmt.Errorf("encode %s: %w", path, err)
 	}
 	data = append(data, '\n')
 	if err := atomicfile.Write(path, data); err != nil {
-		return fmt.Errorf("results: write %s: %w", path, err)
+		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil
 }
 
-// ReadManifest reads dir/manifest.json.
+// ReadManifest reads dir/manifest.json; a failure is a *FileError naming
+// the file.
 func ReadManifest(dir string) (Manifest, error) {
 	path := filepath.Join(dir, ManifestFile)
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return Manifest{}, fmt.Errorf("results: read manifest: %w", err)
+		return Manifest{}, fileError("read manifest", path, 0, err)
 	}
 	var m Manifest
 	if err := json.Unmarshal(data, &m); err != nil {
-		return Manifest{}, fmt.Errorf("results: read %s: %w", path, err)
+		return Manifest{}, fileError("read manifest", path, 0, err)
 	}
 	return m, nil
 }

@@ -73,12 +73,12 @@ func ArchLabel(m Manifest) string {
 // Nothing is written; WriteMerged writes the result.
 func Merge(runs []Run, force bool) (Merged, error) {
 	if len(runs) == 0 {
-		return Merged{}, errors.New("results: merge: no runs given")
+		return Merged{}, errors.New("merge: no runs given")
 	}
 	for _, r := range runs {
 		for _, row := range r.Rows {
 			if _, ok := cellPart(row.Cell, ArchKey); ok {
-				return Merged{}, fmt.Errorf("results: merge: %s: cell %s already has an %s= part (a merged run cannot be merged again)", r.Dir, row.Cell, ArchKey)
+				return Merged{}, fmt.Errorf("merge: %s: cell %s already has an %s= part (a merged run cannot be merged again)", r.Dir, row.Cell, ArchKey)
 			}
 		}
 		if !force {
@@ -125,7 +125,7 @@ func mergeLabels(runs []Run, force bool) ([]string, error) {
 		l := ArchLabel(r.Manifest)
 		if j, dup := first[l]; dup {
 			if !force {
-				return nil, fmt.Errorf("results: merge: %s and %s are both %s=%s; merging keys rows by architecture, so give one run per arch (or force to label them %s-run<N>)",
+				return nil, fmt.Errorf("merge: %s and %s are both %s=%s; merging keys rows by architecture, so give one run per arch (or force to label them %s-run<N>)",
 					runs[j].Dir, r.Dir, ArchKey, l, l)
 			}
 			l = fmt.Sprintf("%s-run%d", l, i+1)
@@ -151,7 +151,7 @@ func sameSpec(runs []Run) error {
 			return err
 		}
 		if k != base {
-			return fmt.Errorf("results: merge: %s and %s ran different specs (%s); force to merge anyway",
+			return fmt.Errorf("merge: %s and %s ran different specs (%s); force to merge anyway",
 				runs[0].Dir, r.Dir, specDiff(runs[0].Manifest.Spec, r.Manifest.Spec))
 		}
 	}
@@ -165,7 +165,7 @@ func specKey(r Run) (string, error) {
 	}
 	var v any
 	if err := json.Unmarshal(raw, &v); err != nil {
-		return "", fmt.Errorf("results: merge: %s: spec in %s: %v", r.Dir, ManifestFile, err)
+		return "", fmt.Errorf("merge: %s: spec in %s: %w", r.Dir, ManifestFile, err)
 	}
 	if obj, ok := v.(map[string]any); ok {
 		if inner, ok := obj["spec"]; ok {
@@ -174,7 +174,7 @@ func specKey(r Run) (string, error) {
 	}
 	b, err := json.Marshal(v) // map keys come out sorted: a canonical form
 	if err != nil {
-		return "", fmt.Errorf("results: merge: %s: spec: %v", r.Dir, err)
+		return "", fmt.Errorf("merge: %s: spec: %w", r.Dir, err)
 	}
 	return string(b), nil
 }

@@ -15,10 +15,10 @@ import (
 func CheckComplete(r Run) error {
 	journal := filepath.Join(r.Dir, JournalFile)
 	if r.Dropped > 0 {
-		return fmt.Errorf("results: run %s is incomplete: %s ends in a torn line (the ladder was killed); resume the run first, or force", r.Dir, journal)
+		return fmt.Errorf("run %s is incomplete: %s ends in a torn line (the ladder was killed); resume the run first, or force", r.Dir, journal)
 	}
 	if len(r.Rows) == 0 {
-		return fmt.Errorf("results: run %s is incomplete: %s has no rows", r.Dir, journal)
+		return fmt.Errorf("run %s is incomplete: %s has no rows", r.Dir, journal)
 	}
 	cells, reps := specCells(r.Manifest.Spec)
 	if len(cells) == 0 || reps <= 0 {
@@ -38,7 +38,7 @@ func CheckComplete(r Run) error {
 		}
 	}
 	if missing > 0 {
-		return fmt.Errorf("results: run %s is incomplete: %s lacks %d of %d cell repetitions of its spec (first: %s rep %d); resume the run first, or force",
+		return fmt.Errorf("run %s is incomplete: %s lacks %d of %d cell repetitions of its spec (first: %s rep %d); resume the run first, or force",
 			r.Dir, journal, missing, total, first.Cell, first.Rep)
 	}
 	return nil

@@ -75,7 +75,7 @@ func TestMerge(t *testing.T) {
 		t.Errorf("sources %+v", got.Sources)
 	}
 	// Tables built from the merged rows have arch as an axis.
-	tables, err := BuildTables(got.Run.Rows)
+	tables, err := BuildTables(NewIndex(got.Run.Rows), TableOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,8 +130,8 @@ func TestMergeRefusals(t *testing.T) {
 				t.Fatal("merged")
 			}
 			msg := err.Error()
-			if !strings.HasPrefix(msg, "results: ") || strings.Contains(msg, "\n") {
-				t.Errorf("error %q is not one line starting results:", msg)
+			if strings.HasPrefix(msg, "results: ") || strings.Contains(msg, "\n") {
+				t.Errorf("error %q is not one line without a package prefix", msg)
 			}
 			for _, w := range tt.want {
 				if !strings.Contains(msg, w) {

@@ -39,19 +39,19 @@ func WriteMergedTo(dir string, m Merged, opts TableOptions) error {
 	}
 	src, err := json.MarshalIndent(m.Sources, "", "  ")
 	if err != nil {
-		return fmt.Errorf("results: encode %s: %v", SourcesFile, err)
+		return fmt.Errorf("encode %s: %w", SourcesFile, err)
 	}
 	if err := atomicfile.Write(filepath.Join(dir, SourcesFile), append(src, '\n')); err != nil {
-		return fmt.Errorf("results: write %s: %v", SourcesFile, err)
+		return fmt.Errorf("write %s: %w", SourcesFile, err)
 	}
 	var raw bytes.Buffer
 	if err := WriteRaw(&raw, m.Run.Rows); err != nil {
 		return err
 	}
 	if err := atomicfile.Write(filepath.Join(dir, RawFile), raw.Bytes()); err != nil {
-		return fmt.Errorf("results: write %s: %v", RawFile, err)
+		return fmt.Errorf("write %s: %w", RawFile, err)
 	}
-	return WriteTablesWith(dir, m.Run.Rows, opts)
+	return writeTables(dir, NewIndex(m.Run.Rows), opts)
 }
 
 // ReadSources reads dir/sources.json: the runs a merged run came from. A
@@ -63,11 +63,11 @@ func ReadSources(dir string) ([]Source, error) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("results: read %s: %v", path, err)
+		return nil, fileError("read sources", path, 0, err)
 	}
 	var src []Source
 	if err := json.Unmarshal(data, &src); err != nil {
-		return nil, fmt.Errorf("results: read %s: %v", path, err)
+		return nil, fileError("read sources", path, 0, err)
 	}
 	return src, nil
 }

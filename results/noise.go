@@ -48,12 +48,20 @@ type Noise struct {
 // maxRatioReps bounds the exact U distribution's cost (O(m*n*min(m,n))).
 const maxRatioReps = 400
 
+// NoiseFloor is NewIndex(rows).NoiseFloor(a, b, unit).
+//
+// Deprecated: call Index.NoiseFloor on the run's one Index; kept until
+// ladder/tables.go does.
+func NoiseFloor(rows []Row, a, b, unit string) (Noise, error) {
+	return NewIndex(rows).NoiseFloor(a, b, unit)
+}
+
 // NoiseFloor calibrates unit on the OK rows of cells a and b (the same cell
 // run under two names, e.g. cell+"/aa=a" and cell+"/aa=b").
-func NoiseFloor(rows []Row, a, b string, unit string) (Noise, error) {
-	r, err := CompareRatio(rows, a, b, unit)
+func (x *Index) NoiseFloor(a, b, unit string) (Noise, error) {
+	r, err := x.CompareRatio(a, b, unit)
 	if err != nil {
-		return Noise{}, fmt.Errorf("results: noise floor: %w", err)
+		return Noise{}, fmt.Errorf("noise floor: %w", err)
 	}
 	n := Noise{RatioCI: r, Detectable: math.Inf(1)}
 	if r.HasInterval() {
@@ -65,9 +73,8 @@ func NoiseFloor(rows []Row, a, b string, unit string) (Noise, error) {
 
 // CompareRatio compares unit on the OK rows of cell b against cell a (for
 // example a cell with checkpoints against the same cell without).
-func CompareRatio(rows []Row, a, b string, unit string) (RatioCI, error) {
-	x := NewIndex(rows)
-	va, vb := x.values(a, unit), x.values(b, unit)
+func (x *Index) CompareRatio(a, b, unit string) (RatioCI, error) {
+	va, vb := x.Values(a, unit), x.Values(b, unit)
 	for _, c := range []struct {
 		cell string
 		vals []float64
@@ -107,22 +114,6 @@ func CompareRatio(rows []Row, a, b string, unit string) (RatioCI, error) {
 		r.Confidence = conf
 	}
 	return r, nil
-}
-
-// UnitValues is unit's value in every OK row of cell, in row order, as
-// Index counts rows (a resumed repetition once, a repeated unit's first
-// value).
-func UnitValues(rows []Row, cell, unit string) []float64 {
-	return NewIndex(rows).values(cell, unit)
-}
-
-// values is a copy of cell's samples of unit (nil when it has none).
-func (x *Index) values(cell, unit string) []float64 {
-	c := x.Cell(cell)
-	if c == nil {
-		return nil
-	}
-	return slices.Clone(c.Samples[unit])
 }
 
 func median(sorted []float64) float64 {

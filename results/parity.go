@@ -33,10 +33,11 @@ type ParityEntry struct {
 // paritySignal are the keys whose presence makes a run a parity run.
 var paritySignal = []string{cell.Case, cell.Nulls, cell.Txn}
 
-// Parity builds the matrix of rows, or returns nil when no cell names a
-// parity case, tombstones or transactions.
-func Parity(rows []Row) *ParityMatrix {
-	cells := NewIndex(rows).Swept()
+// Parity builds the matrix of the swept cells (the sweep half of
+// Index.SplitAA), or returns nil when no cell names a parity case,
+// tombstones or transactions.
+func Parity(swept []*CellSamples) *ParityMatrix {
+	cells := slices.Clone(swept) // sorted below; the caller's order stands
 	found := false
 	for _, c := range cells {
 		for _, k := range paritySignal {

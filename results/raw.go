@@ -31,7 +31,7 @@ func WriteRaw(w io.Writer, rows []Row) error {
 			return err
 		}
 		if err := bw.Write(res); err != nil {
-			return fmt.Errorf("results: write raw: %v", err)
+			return fmt.Errorf("write raw: %w", err)
 		}
 	}
 	return nil
@@ -39,10 +39,10 @@ func WriteRaw(w io.Writer, rows []Row) error {
 
 func rawResult(r Row) (*benchfmt.Result, error) {
 	if err := cell.CheckName(r.Cell); err != nil {
-		return nil, fmt.Errorf("results: raw: %w", err)
+		return nil, fmt.Errorf("write raw: %w", err)
 	}
 	if len(r.Metrics) == 0 {
-		return nil, fmt.Errorf("results: raw: cell %s rep %d: OK row without metrics", r.Cell, r.Rep)
+		return nil, fmt.Errorf("write raw: cell %s rep %d: OK row without metrics", r.Cell, r.Rep)
 	}
 	res := &benchfmt.Result{Name: benchfmt.Name(BenchName + "/" + r.Cell), Iters: int(r.Iters)}
 	keys := make([]string, 0, len(r.Config))
@@ -53,7 +53,7 @@ func rawResult(r Row) (*benchfmt.Result, error) {
 	for _, k := range keys {
 		v := strings.Join(strings.Fields(r.Config[k]), " ")
 		if !validConfigKey(k) {
-			return nil, fmt.Errorf("results: raw: cell %s rep %d: config key %q is not a benchfmt key (lower-case first, no spaces or upper case, no ':')", r.Cell, r.Rep, k)
+			return nil, fmt.Errorf("write raw: cell %s rep %d: config key %q is not a benchfmt key (lower-case first, no spaces or upper case, no ':')", r.Cell, r.Rep, k)
 		}
 		if v == "" {
 			// An empty value would read back as a deletion.
@@ -63,10 +63,10 @@ func rawResult(r Row) (*benchfmt.Result, error) {
 	}
 	for _, m := range r.Metrics {
 		if math.IsNaN(m.Value) || math.IsInf(m.Value, 0) {
-			return nil, fmt.Errorf("results: raw: cell %s rep %d: metric %s is %v", r.Cell, r.Rep, m.Unit, m.Value)
+			return nil, fmt.Errorf("write raw: cell %s rep %d: metric %s is %v", r.Cell, r.Rep, m.Unit, m.Value)
 		}
 		if m.Unit == "" || strings.ContainsFunc(m.Unit, unicode.IsSpace) {
-			return nil, fmt.Errorf("results: raw: cell %s rep %d: bad unit %q", r.Cell, r.Rep, m.Unit)
+			return nil, fmt.Errorf("write raw: cell %s rep %d: bad unit %q", r.Cell, r.Rep, m.Unit)
 		}
 		res.Values = append(res.Values, benchfmt.Value{Value: m.Value, Unit: m.Unit})
 	}

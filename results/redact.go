@@ -19,7 +19,7 @@ func redactSpec(raw json.RawMessage) (json.RawMessage, error) {
 	}
 	out, changed, err := redactValue(raw)
 	if err != nil {
-		return nil, fmt.Errorf("results: redact spec: %w", err)
+		return nil, fmt.Errorf("redact spec: %w", err)
 	}
 	if !changed {
 		return raw, nil

@@ -66,7 +66,7 @@ func TestRedactSpecKeepsASpecWithoutSecrets(t *testing.T) {
 	if err != nil || string(got) != string(raw) {
 		t.Errorf("redactSpec = %s, %v; want it unchanged", got, err)
 	}
-	if _, err := redactSpec(json.RawMessage(`{"a":`)); err == nil || !strings.HasPrefix(err.Error(), "results: ") {
-		t.Errorf("broken spec: err = %v, want a results: error", err)
+	if _, err := redactSpec(json.RawMessage(`{"a":`)); err == nil || !strings.HasPrefix(err.Error(), "redact spec: ") {
+		t.Errorf("broken spec: err = %v, want a redact spec: error", err)
 	}
 }

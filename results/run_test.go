@@ -27,11 +27,11 @@ func TestRunPipeline(t *testing.T) {
 	for rep := 0; rep < 3; rep++ {
 		for _, crc := range []string{"off", "on"} {
 			out := strings.Replace(childOut, "crc=off", "crc="+crc, 1)
-			cell, iters, ms, cfg, err := ParseBench([]byte(out))
+			b, err := ParseBench([]byte(out))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := j.Append(Row{Cell: cell, Rep: rep, OK: true, Iters: iters, Metrics: ms, Config: cfg}); err != nil {
+			if err := j.Append(Row{Cell: b.Name, Rep: rep, OK: true, Iters: b.Iters, Metrics: b.Metrics, Config: b.Config}); err != nil {
 				t.Fatal(err)
 			}
 		}

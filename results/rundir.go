@@ -30,10 +30,10 @@ const StampLayout = "20060102T150405Z"
 // numeric suffix (-2, -3, ...) keeps both.
 func NewRunDir(root, host string, now time.Time) (string, error) {
 	if root == "" {
-		return "", errors.New("results: run root is empty")
+		return "", errors.New("run root is empty")
 	}
 	if err := os.MkdirAll(root, 0o755); err != nil {
-		return "", fmt.Errorf("results: run root %s is not writable: %v", root, err)
+		return "", fmt.Errorf("run root %s is not writable: %w", root, err)
 	}
 	base := now.UTC().Format(StampLayout) + "-" + sanitizeHost(host)
 	var dir string
@@ -50,18 +50,18 @@ func NewRunDir(root, host string, now time.Time) (string, error) {
 		if errors.Is(err, fs.ErrExist) && i < 100 {
 			continue
 		}
-		return "", fmt.Errorf("results: run root %s is not writable: %v", root, err)
+		return "", fmt.Errorf("run root %s is not writable: %w", root, err)
 	}
 	probe := filepath.Join(dir, ".probe")
 	if err := os.WriteFile(probe, []byte("probe\n"), 0o644); err != nil {
 		os.Remove(dir)
-		return "", fmt.Errorf("results: run directory %s is not writable: %v", dir, err)
+		return "", fmt.Errorf("run directory %s is not writable: %w", dir, err)
 	}
 	if err := os.Remove(probe); err != nil {
-		return "", fmt.Errorf("results: run directory %s: %v", dir, err)
+		return "", fmt.Errorf("run directory %s: %w", dir, err)
 	}
 	if err := os.Mkdir(filepath.Join(dir, TablesDir), 0o755); err != nil {
-		return "", fmt.Errorf("results: run directory %s: %v", dir, err)
+		return "", fmt.Errorf("run directory %s: %w", dir, err)
 	}
 	return dir, nil
 }

@@ -53,8 +53,8 @@ func TestNewRunDirUnwritable(t *testing.T) {
 		t.Fatal("NewRunDir under a file succeeded")
 	}
 	msg := err.Error()
-	if !strings.HasPrefix(msg, "results: ") || !strings.Contains(msg, root) || strings.Contains(msg, "\n") {
-		t.Errorf("error %q: want one line with prefix and root", msg)
+	if !strings.HasPrefix(msg, "run root "+root+" ") || strings.Contains(msg, "\n") {
+		t.Errorf("error %q: want one line naming the root first", msg)
 	}
 	if _, err := NewRunDir("", "h", time.Now()); err == nil {
 		t.Error("empty root accepted")

@@ -17,8 +17,3 @@ type CellSamples struct {
 	// Rows are the cell's rows that count, in journal order.
 	Rows []Row
 }
-
-// SweptCells is NewIndex(rows).Swept(): the cells of the sweep, sorted by
-// name, A/A calibration cells left out and a resumed (cell, rep) pair
-// counted once. It is the one input of Knee and of every figure.
-func SweptCells(rows []Row) []*CellSamples { return NewIndex(rows).Swept() }

@@ -33,7 +33,7 @@ func TestShares(t *testing.T) {
 		rps(other, 0, 1e6), rps(other, 1, 1e6), rps(other, 2, 1e6),
 		rps(flink, 0, 4e5), rps(flink, 1, 4e5), rps(flink, 2, 4e5),
 	}
-	tables, err := results.BuildTables(rows)
+	tables, err := results.BuildTables(results.NewIndex(rows), results.TableOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +83,7 @@ func TestShareExVerify(t *testing.T) {
 		rep(franz+"/decoder=none", 0, 250, 0),
 		rep(small, 0, 600, 100), rep(small+"/decoder=none", 0, 250, 0),
 	}
-	tables, err := results.BuildTables(rows)
+	tables, err := results.BuildTables(results.NewIndex(rows), results.TableOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

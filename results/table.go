@@ -6,9 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"golang.org/x/perf/benchfmt"
-	"golang.org/x/perf/benchproc"
-
 	"github.com/fastpathlab/fplab/cell"
 )
 
@@ -43,8 +40,7 @@ type TableRow struct {
 	Note string
 }
 
-// TableOptions tunes BuildTablesWith. The zero value is what BuildTables
-// uses.
+// TableOptions tunes BuildTables. The zero value means the defaults.
 type TableOptions struct {
 	// Order fixes the value order of an axis (for example the spec's
 	// order, so the baseline column is the first value listed). Values not
@@ -56,24 +52,19 @@ type TableOptions struct {
 	NoisyCV float64
 }
 
-// BuildTables builds, for every unit and every swept axis, one Table from
-// the OK rows as Index counts them (a resumed (cell, rep) pair once, its
-// last row; a unit printed twice in a row once, its first value). Units
-// come in the order the children printed them, axes in cell-name order.
-// An axis with a single value is not swept and gets no table.
-func BuildTables(rows []Row) ([]Table, error) {
-	return BuildTablesWith(rows, TableOptions{})
-}
-
-// BuildTablesWith is BuildTables with options.
-func BuildTablesWith(rows []Row, opts TableOptions) ([]Table, error) {
+// BuildTables builds, for every unit and every swept axis of x's cells,
+// one Table from the OK rows x counts (a resumed (cell, rep) pair once,
+// its last row; a unit printed twice in a row once, its first value).
+// Units come in the order the children printed them, axes in cell-name
+// order. An axis with a single value is not swept and gets no table.
+func BuildTables(x *Index, opts TableOptions) ([]Table, error) {
 	if opts.NoisyCV == 0 {
 		opts.NoisyCV = DefaultNoisyCV
 	}
 	if opts.NoisyCV < 0 || math.IsNaN(opts.NoisyCV) {
-		return nil, fmt.Errorf("results: noisy CV threshold %v is not positive", opts.NoisyCV)
+		return nil, fmt.Errorf("noisy CV threshold %v is not positive", opts.NoisyCV)
 	}
-	ds, err := newDataset(rows)
+	ds, err := newDataset(x)
 	if err != nil {
 		return nil, err
 	}
@@ -83,11 +74,7 @@ func BuildTablesWith(rows []Row, opts TableOptions) ([]Table, error) {
 		obs := ds.byUnit[unit]
 		swept, fixed := ds.sweptAxes(obs)
 		for _, axis := range swept {
-			t, err := buildTable(unit, axis, swept, fixed, obs, opts)
-			if err != nil {
-				return nil, err
-			}
-			tables = append(tables, t)
+			tables = append(tables, buildTable(unit, axis, swept, fixed, obs, opts))
 		}
 	}
 	return tables, nil
@@ -100,21 +87,25 @@ type observation struct {
 	value float64
 }
 
-// dataset is the OK rows that count (Index) split by unit.
+// dataset is the OK rows an Index counts, split by unit.
 type dataset struct {
 	axes   []string // axis order of first appearance
 	units  []string // unit order of first appearance
 	byUnit map[string][]observation
+	// parts holds each cell's parsed name: key -> value.
+	parts map[string]map[string]string
 	// exVerify: each repetition's rec/s without the rung's checks
 	// (exVerifyRate), for UnitPctTwinExVerify; not a table of its own.
 	exVerify []observation
 }
 
-func newDataset(rows []Row) (*dataset, error) {
-	ds := &dataset{byUnit: map[string][]observation{}}
+// newDataset splits x's OK rows by unit. Each cell name is parsed once
+// (cell.Split, which refuses a name the tables could not pivot on).
+func newDataset(x *Index) (*dataset, error) {
+	ds := &dataset{byUnit: map[string][]observation{}, parts: map[string]map[string]string{}}
 	seenAxis := map[string]bool{}
-	parsed := map[string]map[string]string{}
-	for _, r := range NewIndex(rows).Rows() {
+	parsed := ds.parts
+	for _, r := range x.Rows() {
 		if !r.OK {
 			continue
 		}
@@ -137,7 +128,7 @@ func newDataset(rows []Row) (*dataset, error) {
 		counted := r.Counted()
 		for _, m := range counted {
 			if math.IsNaN(m.Value) || math.IsInf(m.Value, 0) {
-				return nil, fmt.Errorf("results: cell %s rep %d: metric %s is %v", r.Cell, r.Rep, m.Unit, m.Value)
+				return nil, fmt.Errorf("cell %s rep %d: metric %s is %v", r.Cell, r.Rep, m.Unit, m.Value)
 			}
 			if _, ok := ds.byUnit[m.Unit]; !ok {
 				ds.units = append(ds.units, m.Unit)
@@ -171,88 +162,67 @@ func (ds *dataset) sweptAxes(obs []observation) (swept, fixed []string) {
 	return swept, fixed
 }
 
-func buildTable(unit, axis string, swept, fixed []string, obs []observation, opts TableOptions) (Table, error) {
+// buildTable lays obs out by axis (columns) and the other swept axes
+// (rows), from the parsed parts of each cell: a missing axis is the value
+// "". Values are ordered by valueRanks, so rows and columns come out as
+// benchstat's "@num" projections would order them.
+func buildTable(unit, axis string, swept, fixed []string, obs []observation, opts TableOptions) Table {
 	t := Table{Unit: unit, Axis: axis, Fixed: fixed, NoisyCV: opts.NoisyCV}
 	for _, a := range swept {
 		if a != axis {
 			t.RowAxes = append(t.RowAxes, a)
 		}
 	}
-	var pp benchproc.ProjectionParser
-	colProj, err := pp.Parse("/"+axis+"@num", nil)
-	if err != nil {
-		return Table{}, fmt.Errorf("results: table %s by %s: %v", unit, axis, err)
+	colRank := valueRanks(obs, axis, opts.Order[axis])
+	rowRanks := make([]map[string]int, len(t.RowAxes))
+	for i, a := range t.RowAxes {
+		rowRanks[i] = valueRanks(obs, a, opts.Order[a])
 	}
-	rowExpr := ".name" // a constant: a single row
-	if len(t.RowAxes) > 0 {
-		rowExpr = "/" + strings.Join(t.RowAxes, "@num,/") + "@num"
-	}
-	rowProj, err := pp.Parse(rowExpr, nil)
-	if err != nil {
-		return Table{}, fmt.Errorf("results: table %s by %s: %v", unit, axis, err)
-	}
-
 	type group struct {
 		cell   string
 		values []float64
 	}
-	groups := map[[2]benchproc.Key]*group{}
-	var rowKeys, colKeys []benchproc.Key
-	seenRow, seenCol := map[benchproc.Key]bool{}, map[benchproc.Key]bool{}
-	res := &benchfmt.Result{Iters: 1, Values: []benchfmt.Value{{Unit: unit}}}
+	type rowKey string // the row axes' values joined by '\x00'
+	groups := map[rowKey]map[string]*group{}
+	var rowKeys []rowKey
+	rowVals := map[rowKey][]string{}
+	var cols []string
 	for _, o := range obs {
-		// The trailing '/' keeps benchfmt from reading a final "-<digits>"
-		// of the last value as a GOMAXPROCS suffix.
-		res.Name = benchfmt.Name(BenchName + "/" + o.cell + "/")
-		res.Values[0].Value = o.value
-		rk, ck := rowProj.Project(res), colProj.Project(res)
-		if !seenRow[rk] {
-			seenRow[rk] = true
+		vals := make([]string, len(t.RowAxes))
+		for i, a := range t.RowAxes {
+			vals[i] = o.parts[a]
+		}
+		rk := rowKey(strings.Join(vals, "\x00"))
+		if groups[rk] == nil {
+			groups[rk] = map[string]*group{}
 			rowKeys = append(rowKeys, rk)
+			rowVals[rk] = vals
 		}
-		if !seenCol[ck] {
-			seenCol[ck] = true
-			colKeys = append(colKeys, ck)
+		col := o.parts[axis]
+		if !slices.Contains(cols, col) {
+			cols = append(cols, col)
 		}
-		g := groups[[2]benchproc.Key{rk, ck}]
+		g := groups[rk][col]
 		if g == nil {
 			g = &group{cell: o.cell}
-			groups[[2]benchproc.Key{rk, ck}] = g
+			groups[rk][col] = g
 		}
 		g.values = append(g.values, o.value)
 	}
-	colField := colProj.Fields()[0]
-	cells := obsCells(obs)
-	colRank, err := valueRanks(axis, cells, opts.Order[axis])
-	if err != nil {
-		return Table{}, err
-	}
-	slices.SortStableFunc(colKeys, func(a, b benchproc.Key) int {
-		return colRank[a.Get(colField)] - colRank[b.Get(colField)]
-	})
-	rowFields := rowProj.Fields()
-	rowRanks := make([]map[string]int, len(t.RowAxes))
-	for i, a := range t.RowAxes {
-		if rowRanks[i], err = valueRanks(a, cells, opts.Order[a]); err != nil {
-			return Table{}, err
-		}
-	}
-	slices.SortStableFunc(rowKeys, func(a, b benchproc.Key) int {
-		for i, f := range rowFields[:len(t.RowAxes)] {
-			if d := rowRanks[i][a.Get(f)] - rowRanks[i][b.Get(f)]; d != 0 {
+	slices.SortStableFunc(cols, func(a, b string) int { return colRank[a] - colRank[b] })
+	slices.SortStableFunc(rowKeys, func(a, b rowKey) int {
+		for i := range t.RowAxes {
+			if d := rowRanks[i][rowVals[a][i]] - rowRanks[i][rowVals[b][i]]; d != 0 {
 				return d
 			}
 		}
 		return 0
 	})
-
-	for _, ck := range colKeys {
-		t.Cols = append(t.Cols, ck.Get(colField))
-	}
+	t.Cols = cols
 	for _, rk := range rowKeys {
-		tr := TableRow{Label: rowLabel(rk, rowFields, t.RowAxes), Cells: make([]*Stat, len(colKeys))}
-		for j, ck := range colKeys {
-			if g := groups[[2]benchproc.Key{rk, ck}]; g != nil {
+		tr := TableRow{Label: rowLabel(t.RowAxes, rowVals[rk]), Cells: make([]*Stat, len(cols))}
+		for j, col := range cols {
+			if g := groups[rk][col]; g != nil {
 				tr.Cells[j] = newStat(g.cell, g.values, opts.NoisyCV)
 			}
 		}
@@ -265,43 +235,21 @@ func buildTable(unit, axis string, swept, fixed []string, obs []observation, opt
 		}
 		t.Rows = append(t.Rows, tr)
 	}
-	return t, nil
-}
-
-// obsCells lists the distinct cells of obs.
-func obsCells(obs []observation) []string {
-	var cells []string
-	seen := map[string]bool{}
-	for _, o := range obs {
-		if !seen[o.cell] {
-			seen[o.cell] = true
-			cells = append(cells, o.cell)
-		}
-	}
-	return cells
+	return t
 }
 
 // sortCells orders cell names axis by axis (axes in the given order), each
-// axis by valueRanks.
-func sortCells(cells, axes []string) error {
-	parts := make(map[string]map[string]string, len(cells))
-	for _, c := range cells {
-		ps, err := cell.Split(c)
-		if err != nil {
-			return err
-		}
-		m := map[string]string{}
-		for _, p := range ps {
-			m[p.Key] = p.Value
-		}
-		parts[c] = m
-	}
+// axis by rankValues, then by name; parts holds every cell's parsed name.
+func sortCells(cells, axes []string, parts map[string]map[string]string) {
 	ranks := make([]map[string]int, len(axes))
 	for i, a := range axes {
-		var err error
-		if ranks[i], err = valueRanks(a, cells, nil); err != nil {
-			return err
+		var vals []string
+		for _, c := range cells {
+			if v := parts[c][a]; !slices.Contains(vals, v) {
+				vals = append(vals, v)
+			}
 		}
+		ranks[i] = rankValues(vals, nil)
 	}
 	slices.SortStableFunc(cells, func(x, y string) int {
 		for i, a := range axes {
@@ -311,53 +259,51 @@ func sortCells(cells, axes []string) error {
 		}
 		return strings.Compare(x, y)
 	})
-	return nil
 }
 
-// valueRanks orders the values axis takes among obs: benchproc's "num"
-// order (numbers numerically, then strings alphabetically), with the values
-// listed in order moved to the front in that order. It returns value -> rank.
-func valueRanks(axis string, cells []string, order []string) (map[string]int, error) {
-	var pp benchproc.ProjectionParser
-	proj, err := pp.Parse("/"+axis+"@num", nil)
-	if err != nil {
-		return nil, fmt.Errorf("results: axis %s: %v", axis, err)
-	}
-	field := proj.Fields()[0]
-	var keys []benchproc.Key
-	seen := map[benchproc.Key]bool{}
-	res := &benchfmt.Result{Iters: 1}
-	for _, c := range cells {
-		res.Name = benchfmt.Name(BenchName + "/" + c + "/")
-		k := proj.Project(res)
-		if !seen[k] {
-			seen[k] = true
-			keys = append(keys, k)
+// valueRanks orders the values axis takes among obs (a cell without the
+// axis: ""): the values listed in order first, in that order, then the
+// rest in benchproc's "num" order (numSorted). It returns value -> rank.
+func valueRanks(obs []observation, axis string, order []string) map[string]int {
+	var vals []string
+	seen := map[string]bool{}
+	for _, o := range obs {
+		if v := o.parts[axis]; !seen[v] {
+			seen[v] = true
+			vals = append(vals, v)
 		}
 	}
-	benchproc.SortKeys(keys)
-	listed := func(k benchproc.Key) int {
-		if i := slices.Index(order, k.Get(field)); i >= 0 {
+	return rankValues(vals, order)
+}
+
+// rankValues ranks distinct values: those listed in order first, in that
+// order, then the rest in benchproc's "num" order (numSorted). It returns value -> rank.
+func rankValues(vals, order []string) map[string]int {
+	vals = numSorted(vals)
+	listed := func(v string) int {
+		if i := slices.Index(order, v); i >= 0 {
 			return i
 		}
 		return len(order)
 	}
-	slices.SortStableFunc(keys, func(a, b benchproc.Key) int { return listed(a) - listed(b) })
-	ranks := make(map[string]int, len(keys))
-	for i, k := range keys {
-		ranks[k.Get(field)] = i
+	slices.SortStableFunc(vals, func(a, b string) int { return listed(a) - listed(b) })
+	ranks := make(map[string]int, len(vals))
+	for i, v := range vals {
+		ranks[v] = i
 	}
-	return ranks, nil
+	return ranks
 }
 
-func rowLabel(k benchproc.Key, fields []*benchproc.Field, axes []string) string {
+// rowLabel joins the row axes' non-empty values as "k=v/k=v": "all" when
+// no other axis is swept, "-" when every value is empty.
+func rowLabel(axes, vals []string) string {
 	if len(axes) == 0 {
 		return "all"
 	}
 	var parts []string
 	for i, a := range axes {
-		if v := k.Get(fields[i]); v != "" {
-			parts = append(parts, a+"="+v)
+		if vals[i] != "" {
+			parts = append(parts, a+"="+vals[i])
 		}
 	}
 	if len(parts) == 0 {

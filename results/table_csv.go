@@ -54,7 +54,7 @@ func (t Table) WriteCSV(w io.Writer) error {
 		}
 	}
 	if err := tab.WriteCSV(w); err != nil {
-		return fmt.Errorf("results: write csv: %w", err)
+		return fmt.Errorf("table %s: %w", t.Title(), err)
 	}
 	return nil
 }

@@ -92,7 +92,7 @@ func (t Table) WriteMarkdown(w io.Writer) error {
 		}
 	}
 	if _, err := io.WriteString(w, b.String()); err != nil {
-		return fmt.Errorf("results: write markdown: %v", err)
+		return fmt.Errorf("write markdown: %w", err)
 	}
 	return nil
 }
@@ -155,10 +155,10 @@ func (t Table) WriteMarkdownNotes(w io.Writer, n Notes) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "### %s\n\n", texttab.Escape(t.Title()))
 	if err := tab.WriteMarkdown(&b); err != nil {
-		return fmt.Errorf("results: write markdown: %w", err)
+		return fmt.Errorf("table %s: %w", t.Title(), err)
 	}
 	if _, err := io.WriteString(w, b.String()); err != nil {
-		return fmt.Errorf("results: write markdown: %v", err)
+		return fmt.Errorf("write markdown: %w", err)
 	}
 	return nil
 }

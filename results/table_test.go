@@ -29,7 +29,7 @@ func renderAll(t *testing.T, tables []results.Table, render func(results.Table, 
 }
 
 func TestTablesGolden(t *testing.T) {
-	tables, err := results.BuildTables(resultstest.TableRows())
+	tables, err := results.BuildTables(results.NewIndex(resultstest.TableRows()), results.TableOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +50,7 @@ func findTable(t *testing.T, tables []results.Table, unit, axis string) results.
 }
 
 func TestBuildTablesModel(t *testing.T) {
-	tables, err := results.BuildTables(resultstest.TableRows())
+	tables, err := results.BuildTables(results.NewIndex(resultstest.TableRows()), results.TableOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +125,7 @@ func TestBuildTablesOrderAndMissing(t *testing.T) {
 	add("path=fast/batch=4096", 500)
 	add("path=fast/batch=512/aa=a", 400)
 
-	tables, err := results.BuildTablesWith(rows, results.TableOptions{Order: map[string][]string{"path": {"rowwise", "shallow"}}})
+	tables, err := results.BuildTables(results.NewIndex(rows), results.TableOptions{Order: map[string][]string{"path": {"rowwise", "shallow"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,13 +149,13 @@ func TestBuildTablesOrderAndMissing(t *testing.T) {
 	}
 
 	// Without rows or with one cell only, no axis is swept.
-	if tbs, err := results.BuildTables(rows[:6]); err != nil || len(tbs) != 0 {
+	if tbs, err := results.BuildTables(results.NewIndex(rows[:6]), results.TableOptions{}); err != nil || len(tbs) != 0 {
 		t.Errorf("single cell: %d tables, err %v", len(tbs), err)
 	}
-	if _, err := results.BuildTables([]results.Row{{Cell: "fast/batch=1", OK: true, Metrics: []results.Metric{{Unit: "x", Value: 1}}}}); err == nil || !strings.Contains(err.Error(), "not key=value") {
+	if _, err := results.BuildTables(results.NewIndex([]results.Row{{Cell: "fast/batch=1", OK: true, Metrics: []results.Metric{{Unit: "x", Value: 1}}}}), results.TableOptions{}); err == nil || !strings.Contains(err.Error(), "not key=value") {
 		t.Errorf("positional part: err = %v", err)
 	}
-	if _, err := results.BuildTablesWith(rows, results.TableOptions{NoisyCV: -1}); err == nil {
+	if _, err := results.BuildTables(results.NewIndex(rows), results.TableOptions{NoisyCV: -1}); err == nil {
 		t.Error("negative CV threshold accepted")
 	}
 }

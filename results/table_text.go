@@ -139,7 +139,7 @@ func (t Table) WriteText(w io.Writer) error {
 	var b strings.Builder
 	b.WriteString(t.Title() + "\n")
 	if err := tab.WriteText(&b); err != nil {
-		return fmt.Errorf("results: write table: %w", err)
+		return fmt.Errorf("table %s: %w", t.Title(), err)
 	}
 	if t.anyNoisy() {
 		b.WriteString(noisyLegend(t.NoisyCV) + "\n")
@@ -148,7 +148,7 @@ func (t Table) WriteText(w io.Writer) error {
 		b.WriteString(l + "\n")
 	}
 	if _, err := io.WriteString(w, b.String()); err != nil {
-		return fmt.Errorf("results: write table: %v", err)
+		return fmt.Errorf("write table: %w", err)
 	}
 	return nil
 }

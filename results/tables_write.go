@@ -9,21 +9,29 @@ import (
 	"strings"
 )
 
-// WriteTables builds the tables of rows and writes each as
-// dir/tables/<unit>-by-<axis>.{txt,csv,md}, dir being a run directory.
+// WriteTables builds the tables of rows and writes them (WriteTableFiles).
+//
+// Deprecated: build with BuildTables and write with WriteTableFiles; kept
+// until ladder/tables.go does.
 func WriteTables(dir string, rows []Row) error {
-	return WriteTablesWith(dir, rows, TableOptions{})
+	return writeTables(dir, NewIndex(rows), TableOptions{})
 }
 
-// WriteTablesWith is WriteTables with options.
-func WriteTablesWith(dir string, rows []Row, opts TableOptions) error {
-	tables, err := BuildTablesWith(rows, opts)
+// writeTables builds x's tables and writes them into the run directory dir.
+func writeTables(dir string, x *Index, opts TableOptions) error {
+	tables, err := BuildTables(x, opts)
 	if err != nil {
 		return err
 	}
+	return WriteTableFiles(dir, tables)
+}
+
+// WriteTableFiles writes each table as
+// dir/tables/<unit>-by-<axis>.{txt,csv,md}, dir being a run directory.
+func WriteTableFiles(dir string, tables []Table) error {
 	out := filepath.Join(dir, TablesDir)
 	if err := os.MkdirAll(out, 0o755); err != nil {
-		return fmt.Errorf("results: write tables: %v", err)
+		return fmt.Errorf("write tables: %w", err)
 	}
 	for _, t := range tables {
 		base := filepath.Join(out, TableFileBase(t.Unit, t.Axis))
@@ -36,7 +44,7 @@ func WriteTablesWith(dir string, rows []Row, opts TableOptions) error {
 				return err
 			}
 			if err := os.WriteFile(base+f.ext, buf.Bytes(), 0o644); err != nil {
-				return fmt.Errorf("results: write tables: %v", err)
+				return fmt.Errorf("write tables: %w", err)
 			}
 		}
 	}

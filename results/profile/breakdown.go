@@ -109,10 +109,10 @@ func Buckets(p *profile.Profile) (Breakdown, error) {
 // BucketsWith is Buckets with options.
 func BucketsWith(p *profile.Profile, o Options) (Breakdown, error) {
 	if p == nil {
-		return Breakdown{}, errors.New("profile: no profile")
+		return Breakdown{}, errors.New("no profile")
 	}
 	if err := p.CheckValid(); err != nil {
-		return Breakdown{}, fmt.Errorf("profile: invalid profile: %v", err)
+		return Breakdown{}, fmt.Errorf("invalid profile: %w", err)
 	}
 	kind, idx, err := pickValues(p)
 	if err != nil {
@@ -192,7 +192,7 @@ func pickValues(p *profile.Profile) (Kind, []int, error) {
 			have = append(have, st.Type+"/"+st.Unit)
 		}
 	}
-	return 0, nil, fmt.Errorf("profile: neither a cpu profile (cpu sample type) nor a heap profile (alloc_space and alloc_objects); sample types: %s", orNone(strings.Join(have, ", ")))
+	return 0, nil, fmt.Errorf("neither a cpu profile (cpu sample type) nor a heap profile (alloc_space and alloc_objects); sample types: %s", orNone(strings.Join(have, ", ")))
 }
 
 func orNone(s string) string {

@@ -100,9 +100,9 @@ func TestBucketsRejects(t *testing.T) {
 		p    *profile.Profile
 		want string
 	}{
-		{"nil", nil, "profile: no profile"},
+		{"nil", nil, "no profile"},
 		{"goroutine profile", goroutine, "sample types: goroutine/count"},
-		{"bad sample", bad, "profile: invalid profile: mismatch"},
+		{"bad sample", bad, "invalid profile: mismatch"},
 	} {
 		_, err := Buckets(c.p)
 		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {

@@ -38,14 +38,14 @@ type DiffTable struct {
 // different kinds (cpu against allocs) do not compare.
 func Diff(a, b Breakdown) (DiffTable, error) {
 	if a.Kind != b.Kind {
-		return DiffTable{}, fmt.Errorf("profile: cannot compare %s and %s profiles", a.Kind, b.Kind)
+		return DiffTable{}, fmt.Errorf("cannot compare %s and %s profiles", a.Kind, b.Kind)
 	}
 	d := DiffTable{Kind: a.Kind, LabelA: a.Label, LabelB: b.Label, WorkA: a.Work, WorkB: b.Work}
 	perUnit := a.Work > 0 && b.Work > 0
 	for i, v := range a.Values {
 		j := valueIndex(b, v)
 		if j < 0 {
-			return DiffTable{}, fmt.Errorf("profile: B has no %s values to compare", v.Type)
+			return DiffTable{}, fmt.Errorf("profile B has no %s values to compare", v.Type)
 		}
 		sec := DiffSection{Value: v, PerUnit: perUnit}
 		for _, k := range AllBuckets() {

@@ -63,7 +63,7 @@ func TestDiffRejectsKinds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Diff(cpu, allocs); err == nil || err.Error() != "profile: cannot compare cpu and allocs profiles" {
+	if _, err := Diff(cpu, allocs); err == nil || err.Error() != "cannot compare cpu and allocs profiles" {
 		t.Errorf("cpu vs allocs: %v", err)
 	}
 	other := allocs

@@ -22,10 +22,10 @@ func TestLoadErrors(t *testing.T) {
 	for _, c := range []struct {
 		path, want string
 	}{
-		{filepath.Join(dir, "missing.pprof"), "profile: " + filepath.Join(dir, "missing.pprof") + ": no such file"},
-		{text, "profile: " + text + ": not a profile: "},
-		{empty, "profile: " + empty + ": not a profile: "},
-		{dir, "profile: " + dir + ": "},
+		{filepath.Join(dir, "missing.pprof"), "read profile " + filepath.Join(dir, "missing.pprof") + ": no such file"},
+		{text, "read profile " + text + ": parsing profile: "},
+		{empty, "read profile " + empty + ": parsing profile: "},
+		{dir, "read profile " + dir + ": "},
 	} {
 		_, err := Load(c.path)
 		if err == nil || !strings.HasPrefix(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {

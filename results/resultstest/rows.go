@@ -146,7 +146,7 @@ func GapRows() []results.Row {
 				switch {
 				case path == "shallow" && batch == 1024:
 					rows = append(rows, results.Row{Cell: c, Rep: rep, Reason: "timeout after 2m0s", Signal: "killed",
-						StderrTail: "rung: waiting for partition 3\n```\npanic: stuck", Start: T0, End: T0.Add(2 * time.Minute)})
+						StderrTail: "fplab rung: waiting for partition 3\n```\npanic: stuck", Start: T0, End: T0.Add(2 * time.Minute)})
 				case path == "fast" && batch == 1024 && rep == 2:
 					rows = append(rows, results.Row{Cell: c, Rep: rep, Reason: "assertion: fell back to per-record poll"})
 				case path == "fast" && batch == 65536:

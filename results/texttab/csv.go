@@ -11,7 +11,7 @@ import (
 func (t *Table) WriteCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
 	if err := cw.WriteAll(t.grid()); err != nil {
-		return fmt.Errorf("texttab: write csv: %w", err)
+		return fmt.Errorf("write csv: %w", err)
 	}
 	return nil
 }

@@ -29,7 +29,7 @@ func (t *Table) WriteMarkdown(w io.Writer) error {
 		b.WriteString(mdRow(r))
 	}
 	if _, err := io.WriteString(w, b.String()); err != nil {
-		return fmt.Errorf("texttab: %w", err)
+		return fmt.Errorf("write markdown table: %w", err)
 	}
 	return nil
 }

@@ -73,7 +73,7 @@ func (t *Table) WriteText(w io.Writer) error {
 		b.WriteString("\n")
 	}
 	if _, err := io.WriteString(w, b.String()); err != nil {
-		return fmt.Errorf("texttab: %w", err)
+		return fmt.Errorf("write text table: %w", err)
 	}
 	return nil
 }
