@@ -47,7 +47,7 @@ func resolveBinaries(dir string, cells []cell.Cell) (map[string]string, error) {
 		p := filepath.Join(dir, binaryName(a))
 		st, err := os.Stat(p)
 		if err != nil || st.IsDir() || st.Mode()&0o111 == 0 {
-			return nil, fmt.Errorf("ladder: alloc %s: binary %s not found or not executable (run \"make %s\")", a, p, makeTarget(a))
+			return nil, fmt.Errorf("alloc %s: binary %s not found or not executable (run \"make %s\")", a, p, makeTarget(a))
 		}
 		out[a] = p
 	}

@@ -79,7 +79,7 @@ func runChild(ctx context.Context, cc childCmd) childResult {
 	tmp, err := os.MkdirTemp("", "fplab-child-")
 	if err != nil {
 		now := time.Now()
-		return childResult{Exit: -1, StartErr: fmt.Errorf("ladder: child's temporary directory: %w", err), Start: now, End: now}
+		return childResult{Exit: -1, StartErr: fmt.Errorf("child's temporary directory: %w", err), Start: now, End: now}
 	}
 	defer os.RemoveAll(tmp)
 	env := cc.Env

@@ -30,6 +30,19 @@ func Expand(s *Spec) ([]cell.Cell, error) {
 	return cells, nil
 }
 
+// markBrokerKill sets Fault on the cells the spec's broker_kill selects
+// (checkBrokerKill, limits.go, refuses a selection no cell can run).
+func markBrokerKill(s *Spec, cells []cell.Cell) {
+	if len(s.BrokerKill) == 0 {
+		return
+	}
+	for i := range cells {
+		if cells[i].Matches(s.BrokerKill) {
+			cells[i].Fault = cell.FaultKill
+		}
+	}
+}
+
 func product(s *Spec) []cell.Cell {
 	ckpts := s.Checkpoint
 	if len(ckpts) == 0 {

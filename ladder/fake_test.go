@@ -59,8 +59,10 @@ func fakeRung(args []string) int {
 	for i := 0; i < 30; i++ {
 		fmt.Fprintf(os.Stderr, "fake rung log line %d\n", i)
 	}
+	// The failures end as a real child's do: one line, written by
+	// cmd/fplab's run() with its "fplab rung: " prefix.
 	if flags["bootstrap"] == fakeDeadBootstrap {
-		fmt.Fprintf(os.Stderr, "rung: metadata from %s: dial tcp %s: connect: connection refused\n", fakeDeadBootstrap, fakeDeadBootstrap)
+		fmt.Fprintf(os.Stderr, "fplab rung: metadata from %s: dial tcp %s: connect: connection refused\n", fakeDeadBootstrap, fakeDeadBootstrap)
 		return 1
 	}
 	switch mode {
@@ -71,10 +73,10 @@ func fakeRung(args []string) int {
 		fmt.Fprintln(os.Stderr, "fake: exec sh:", err)
 		return 3
 	case "fail":
-		fmt.Fprintln(os.Stderr, "rung: assertion failed: path fast fell back to per-record poll")
+		fmt.Fprintln(os.Stderr, "fplab rung: assertion failed: path fast fell back to per-record poll")
 		return 1
 	case "enospc":
-		fmt.Fprintln(os.Stderr, "rung: write hashes: write /run/hashes/bid-json: no space left on device")
+		fmt.Fprintln(os.Stderr, "fplab rung: write hashes: write /run/hashes/bid-json: no space left on device")
 		return 1
 	case "garbage":
 		fmt.Println("no benchmark here")

@@ -6,11 +6,12 @@ import (
 	"github.com/fastpathlab/fplab/cell"
 )
 
-// Errors of an Infra or a Cluster carry no package prefix: the runner
-// wraps them (into ErrInfra), and only the outermost error is prefixed.
+// Errors of an Infra or a Cluster carry no package prefix, as no error of
+// the ladder does: the runner wraps them (into ErrInfra), and only the CLI
+// writes a prefix ("fplab ladder: ").
 //
 // Infra brings up the clusters a run needs and loads corpora onto them. The
-// real one (NewKafkaInfra) starts `fplab broker` processes and produces
+// real one (KafkaInfra) starts `fplab broker` processes and produces
 // records with package clusters; tests use a fake, so the ladder's logic
 // runs without Kafka.
 type Infra interface {

@@ -111,7 +111,7 @@ func (k *kafkaCluster) Load(ctx context.Context, c CorpusSpec) (string, error) {
 	topic := corpusTopic(corpus.ID(), c.Topic)
 	var from []int64 // where the topic's log starts once ready
 	if c.Topic.Case == cell.CaseDeleted {
-		from = rungargs.DeletedBelow(layout)
+		from = layout.DeletedBelow()
 	}
 	ready, err := clusters.TopicHoldsFrom(ctx, k.c, topic, layout, from)
 	if err != nil {

@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 
 	"github.com/fastpathlab/fplab/cell"
 	"github.com/fastpathlab/fplab/clusters"
@@ -144,44 +143,3 @@ func (r *realKafka) CellProps(c cell.Cell) map[string]string {
 
 // FaultSocket is the unix socket of the cluster's fault server.
 func (r *realKafka) FaultSocket() string { return r.sock }
-
-// markBrokerKill sets Fault on the cells the spec's broker_kill selects.
-func markBrokerKill(s *Spec, cells []cell.Cell) {
-	if len(s.BrokerKill) == 0 {
-		return
-	}
-	for i := range cells {
-		if cells[i].Matches(s.BrokerKill) {
-			cells[i].Fault = cell.FaultKill
-		}
-	}
-}
-
-// checkBrokerKill fails a broker_kill that selects no cell, or a cell that
-// cannot lose a broker: only cluster=kafka with 3+ brokers keeps its data
-// (replication factor 3) and its controller quorum through one death, and
-// only the Go paths can request the kill mid-cell.
-func checkBrokerKill(s *Spec, cells []cell.Cell) error {
-	if len(s.BrokerKill) == 0 {
-		return nil
-	}
-	n := 0
-	for _, c := range cells {
-		if c.Fault == "" {
-			continue
-		}
-		n++
-		switch {
-		case c.Cluster != cell.ClusterKafka || c.Brokers < 3:
-			return fmt.Errorf("selects %s, but a broker can only be killed on cluster kafka with 3 or more brokers", c.Name())
-		case cell.CountingPath(c.Path):
-			return fmt.Errorf("selects %s, but path %s cannot be told when it is mid-cell (use a Go path)", c.Name(), c.Path)
-		case c.Ckpt > 0:
-			return fmt.Errorf("selects %s, but a broker kill cell cannot also checkpoint (rung refuses it; checkpoint is not an axis to exclude)", c.Name())
-		}
-	}
-	if n == 0 {
-		return fmt.Errorf("selects no cell of the expansion (%s)", strings.TrimSpace(mapString(s.BrokerKill)))
-	}
-	return nil
-}

@@ -48,6 +48,11 @@ const (
 	// maxFailures is checkpointcost's bound on injected reader kills
 	// (SuperviseOptions.validate in checkpointcost/supervise.go).
 	maxFailures = 10000
+	// minKillBrokers is the smallest cluster=kafka shape a broker_kill
+	// cell may run on: topics get replication factor min(N, 3)
+	// (startRealKafka), so only 3 or more brokers keep every partition's
+	// data and the controller quorum through one broker's death.
+	minKillBrokers = 3
 	// maxCells bounds the product of the axes, computed before it is
 	// expanded (full.yaml, the whole matrix, is 720).
 	maxCells = 100_000
@@ -85,7 +90,7 @@ func checkSpec(s *Spec) error {
 		return err
 	}
 	if err := checkBrokerKill(s, cells); err != nil {
-		return &SpecError{Field: "broker_kill", Msg: err.Error(), Err: err}
+		return err
 	}
 	if _, err := calibrationCell(s, cells); err != nil {
 		return &SpecError{Field: "calibrate", Msg: err.Error(), Err: err}
@@ -104,7 +109,7 @@ func checkBounds(s *Spec) error {
 		for _, v := range vs {
 			var c cell.Cell
 			if err := c.Set(k, v); err != nil {
-				return fieldErrorf(k, "%v", err)
+				return &SpecError{Field: k, Msg: err.Error(), Err: err}
 			}
 		}
 	}
@@ -232,6 +237,39 @@ func checkCombinations(s *Spec, cells []cell.Cell) error {
 		case c.Cluster != cell.ClusterExternal && c.Brokers > maxBrokers:
 			return fieldErrorf(cell.Brokers, "%d brokers is over the %s cluster's bound of %d (cell %s)", c.Brokers, c.Cluster, maxBrokers, c.Name())
 		}
+	}
+	return nil
+}
+
+// checkBrokerKill refuses a broker_kill that selects no cell, or a cell that
+// cannot lose a broker mid-cell: one off cluster kafka or with fewer than
+// minKillBrokers brokers; a reference path (cell.CountingPath), which
+// cannot be told when it is mid-cell (only the Go paths request the kill);
+// a checkpointing cell, which the rung refuses (and checkpoint is not an
+// axis an exclusion can drop). Expand has marked the selected cells
+// (Fault).
+func checkBrokerKill(s *Spec, cells []cell.Cell) error {
+	if len(s.BrokerKill) == 0 {
+		return nil
+	}
+	const field = "broker_kill"
+	n := 0
+	for _, c := range cells {
+		if c.Fault == "" {
+			continue
+		}
+		n++
+		switch {
+		case c.Cluster != cell.ClusterKafka || c.Brokers < minKillBrokers:
+			return fieldErrorf(field, "selects %s, but a broker can only be killed on cluster kafka with %d or more brokers", c.Name(), minKillBrokers)
+		case cell.CountingPath(c.Path):
+			return fieldErrorf(field, "selects %s, but path %s cannot be told when it is mid-cell (use a Go path)", c.Name(), c.Path)
+		case c.Ckpt > 0:
+			return fieldErrorf(field, "selects %s, but a broker kill cell cannot also checkpoint (rung refuses it; checkpoint is not an axis to exclude)", c.Name())
+		}
+	}
+	if n == 0 {
+		return fieldErrorf(field, "selects no cell of the expansion (%s)", mapString(s.BrokerKill))
 	}
 	return nil
 }

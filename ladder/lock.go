@@ -29,7 +29,7 @@ func lockRunDir(dir string) (*runLock, error) {
 	path := filepath.Join(dir, LockFile)
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
-		return nil, fmt.Errorf("ladder: lock run directory: %w", err)
+		return nil, fmt.Errorf("lock run directory: %w", err)
 	}
 	if err := flock(f, syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		holder := "unknown pid"
@@ -40,9 +40,9 @@ func lockRunDir(dir string) (*runLock, error) {
 		}
 		f.Close()
 		if errors.Is(err, syscall.EWOULDBLOCK) {
-			return nil, fmt.Errorf("ladder: %w: %s is held by another ladder (%s); wait for it or stop it", ErrLocked, dir, holder)
+			return nil, fmt.Errorf("%w: %s is held by another ladder (%s); wait for it or stop it", ErrLocked, dir, holder)
 		}
-		return nil, fmt.Errorf("ladder: lock run directory %s: %w", dir, err)
+		return nil, fmt.Errorf("lock run directory %s: %w", dir, err)
 	}
 	// The pid is only for the message of a refused ladder: failing to
 	// write it does not weaken the lock, so its errors are dropped.

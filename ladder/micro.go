@@ -88,7 +88,7 @@ func (r *runner) runMicro(ctx context.Context, jr *results.Journal, done map[res
 				continue
 			}
 			if ctx.Err() != nil {
-				return fmt.Errorf("ladder: interrupted in micro-benchmarks; resume with the run directory %s", r.dir)
+				return fmt.Errorf("interrupted in micro-benchmarks; resume with the run directory %s", r.dir)
 			}
 			bin, ok := r.bins[m.alloc]
 			if !ok {
@@ -97,11 +97,11 @@ func (r *runner) runMicro(ctx context.Context, jr *results.Journal, done map[res
 			res := runChild(ctx, childCmd{Bin: bin, Args: m.args, Env: r.opt.ChildEnv,
 				Timeout: r.spec.Timeout, Grace: r.opt.Grace, CPUs: r.opt.CellCPUs})
 			if res.Canceled {
-				return fmt.Errorf("ladder: interrupted in micro-benchmarks; resume with the run directory %s", r.dir)
+				return fmt.Errorf("interrupted in micro-benchmarks; resume with the run directory %s", r.dir)
 			}
 			row := microRow(m, rep, res)
 			if diskFull(nil, row.Reason, row.StderrTail) {
-				return fmt.Errorf("ladder: %w: disk full (%s) under %s; %s rep %d failed (%s) and is not journaled; resume with the run directory %s",
+				return fmt.Errorf("%w: disk full (%s) under %s; %s rep %d failed (%s) and is not journaled; resume with the run directory %s",
 					ErrInfra, syscall.ENOSPC, r.dir, m.name, rep, row.Reason, r.dir)
 			}
 			if err := jr.Append(row); err != nil {
@@ -127,14 +127,14 @@ func microRow(m microRun, rep int, res childResult) results.Row {
 	case res.Exit != 0:
 		return fail(fmt.Sprintf("exit status %d: %s", res.Exit, res.LastLine))
 	}
-	cell, iters, ms, cfg, err := results.ParseBench(res.Stdout)
+	b, err := results.ParseBench(res.Stdout)
 	if err != nil {
 		return fail("bad output: " + oneline.Err(err))
 	}
-	if cell != m.name {
-		return fail(fmt.Sprintf("bad output: child reported %s, want %s", cell, m.name))
+	if b.Name != m.name {
+		return fail(fmt.Sprintf("bad output: child reported %s, want %s", b.Name, m.name))
 	}
-	row.OK, row.Iters, row.Metrics, row.Config = true, iters, ms, cfg
+	row.OK, row.Iters, row.Metrics, row.Config = true, b.Iters, b.Metrics, b.Config
 	row.Measured = res.End.Sub(res.Start)
 	return row
 }

@@ -24,7 +24,7 @@ type Options struct {
 	Root string
 	// Progress receives the progress lines; default os.Stderr.
 	Progress io.Writer
-	// Infra starts brokers and loads corpora; default NewKafkaInfra.
+	// Infra starts brokers and loads corpora; default a KafkaInfra.
 	Infra Infra
 	// BrokerCPUs and CellCPUs pin the broker processes and the measured
 	// children to CPU lists ("0", "1-3"); empty: no pinning.
@@ -69,7 +69,8 @@ func (o Options) withDefaults(spec *Spec) (Options, error) {
 	} {
 		switch {
 		case *d.v < 0 || *d.v > maxOptionTimeout:
-			return o, fmt.Errorf("ladder: Options.%s is %v, want 0 (default %v) to %v", d.name, *d.v, d.def, maxOptionTimeout)
+			//lint:ignore ST1005 the message starts with the field's Go name, Options.X
+			return o, fmt.Errorf("Options.%s is %v, want 0 (default %v) to %v", d.name, *d.v, d.def, maxOptionTimeout)
 		case *d.v == 0:
 			*d.v = d.def
 		}
@@ -91,7 +92,7 @@ func (o Options) withDefaults(spec *Spec) (Options, error) {
 	if o.BinDir == "" {
 		exe, err := os.Executable()
 		if err != nil {
-			return o, fmt.Errorf("ladder: binary directory: %v", err)
+			return o, fmt.Errorf("binary directory: %w", err)
 		}
 		o.BinDir = filepath.Dir(exe)
 	}

@@ -34,7 +34,7 @@ type FailedCellsError struct {
 }
 
 func (e *FailedCellsError) Error() string {
-	return fmt.Sprintf("ladder: %d of %d cell-repetitions failed in %s (reasons in %s; --resume does not rerun them)",
+	return fmt.Sprintf("%d of %d cell-repetitions failed in %s (reasons in %s; --resume does not rerun them)",
 		e.Failed, e.Rows, e.Dir, results.JournalFile)
 }
 

@@ -56,12 +56,12 @@ func onPinnedThread(cpus string, start func() error) error {
 		var old unix.CPUSet
 		if err := unix.SchedGetaffinity(0, &old); err != nil {
 			runtime.UnlockOSThread()
-			errc <- fmt.Errorf("ladder: sched_getaffinity: %v", err)
+			errc <- fmt.Errorf("sched_getaffinity: %w", err)
 			return
 		}
 		if err := unix.SchedSetaffinity(0, &set); err != nil {
 			runtime.UnlockOSThread()
-			errc <- fmt.Errorf("ladder: sched_setaffinity %s: %v", cpus, err)
+			errc <- fmt.Errorf("sched_setaffinity %s: %w", cpus, err)
 			return
 		}
 		serr := start()
@@ -76,7 +76,7 @@ func onPinnedThread(cpus string, start func() error) error {
 // parseCPUList parses a Linux CPU list such as "0", "1-3" or "0,2-3".
 func parseCPUList(s string) (unix.CPUSet, error) {
 	var set unix.CPUSet
-	bad := fmt.Errorf("ladder: bad CPU list %q (want e.g. 0 or 1-3 or 0,2)", s)
+	bad := fmt.Errorf("bad CPU list %q (want e.g. 0 or 1-3 or 0,2)", s)
 	if strings.TrimSpace(s) == "" {
 		return set, bad
 	}

@@ -24,17 +24,17 @@ func checkReferences(cells []cell.Cell) error {
 	}
 	if jvm {
 		if _, err := kafka.FindJava(); err != nil {
-			return fmt.Errorf("ladder: the spec has JVM reference cells: %w", err)
+			return fmt.Errorf("the spec has JVM reference cells: %w", err)
 		}
 	}
 	if jar {
 		if err := kafka.CheckRefJar(kafka.RefJar()); err != nil {
-			return fmt.Errorf("ladder: the spec has path java or flink cells: %w", err)
+			return fmt.Errorf("the spec has path java or flink cells: %w", err)
 		}
 	}
 	if dist {
 		if err := kafka.CheckDist(kafka.DistDir()); err != nil {
-			return fmt.Errorf("ladder: the spec has path java-perf cells: %w", err)
+			return fmt.Errorf("the spec has path java-perf cells: %w", err)
 		}
 	}
 	return nil

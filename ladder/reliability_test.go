@@ -83,7 +83,7 @@ func TestFailedCellsFailTheRun(t *testing.T) {
 	if fe.Failed != 2 || fe.Rows != 8 || fe.Dir != dir {
 		t.Errorf("failed-cells error %+v, want 2 of 8 in %s", fe, dir)
 	}
-	if want := fmt.Sprintf("ladder: 2 of 8 cell-repetitions failed in %s (reasons in journal.jsonl; --resume does not rerun them)", dir); err.Error() != want {
+	if want := fmt.Sprintf("2 of 8 cell-repetitions failed in %s (reasons in journal.jsonl; --resume does not rerun them)", dir); err.Error() != want {
 		t.Errorf("error\n got: %s\nwant: %s", err, want)
 	}
 	if infra.probes != 2 {
@@ -132,7 +132,7 @@ func TestBrokerDeathStopsRun(t *testing.T) {
 			}
 		}})
 	if !errors.Is(err, ErrInfra) || errors.Is(err, ErrFailedCells) || dir == "" ||
-		!strings.HasPrefix(err.Error(), "ladder: infrastructure failure: cluster embedded/brokers=1: fake broker 127.0.0.1:1 is unreachable; stopped after 3 of 8 child runs: ") ||
+		!strings.HasPrefix(err.Error(), "infrastructure failure: cluster embedded/brokers=1: fake broker 127.0.0.1:1 is unreachable; stopped after 3 of 8 child runs: ") ||
 		!strings.Contains(err.Error(), "is not journaled; resume with the run directory "+dir) {
 		t.Fatalf("run on a dying broker: dir %q err %v", dir, err)
 	}
@@ -220,7 +220,7 @@ func TestLoadOnDeadBroker(t *testing.T) {
 	infra := &fakeInfra{dead: true}
 	_, err := Run(context.Background(), Options{Spec: s, BinDir: fakeBinDir(t, "go"), Root: t.TempDir(), Progress: &bytes.Buffer{},
 		Infra: infra, ChildEnv: fakeEnv("")})
-	want := "ladder: infrastructure failure: cluster embedded/brokers=1: fake broker 127.0.0.1:1 is unreachable; the json corpus on embedded/brokers=1 could not be loaded (fake load: broker 127.0.0.1:1 is unreachable); resume with the run directory "
+	want := "infrastructure failure: cluster embedded/brokers=1: fake broker 127.0.0.1:1 is unreachable; the json corpus on embedded/brokers=1 could not be loaded (fake load: broker 127.0.0.1:1 is unreachable); resume with the run directory "
 	if !errors.Is(err, ErrInfra) || !strings.HasPrefix(err.Error(), want) {
 		t.Fatalf("load on a dead broker:\n got: %v\nwant: %s...", err, want)
 	}
@@ -266,7 +266,7 @@ func TestResumeRefusedWhileLocked(t *testing.T) {
 	}
 	infra := &fakeInfra{}
 	_, err = Resume(context.Background(), dir, resumeOpts(bin, infra))
-	want := fmt.Sprintf("ladder: run directory in use: %s is held by another ladder (pid %d); wait for it or stop it", dir, os.Getpid())
+	want := fmt.Sprintf("run directory in use: %s is held by another ladder (pid %d); wait for it or stop it", dir, os.Getpid())
 	if !errors.Is(err, ErrLocked) || err.Error() != want {
 		t.Fatalf("resume of a locked run:\n got: %v\nwant: %s", err, want)
 	}

@@ -23,7 +23,7 @@ func Run(ctx context.Context, opt Options) (string, error) {
 	spec := opt.Spec
 	if spec == nil {
 		if opt.SpecPath == "" {
-			return "", errors.New("ladder: no spec given")
+			return "", errors.New("no spec given")
 		}
 		var err error
 		if spec, err = LoadSpec(opt.SpecPath); err != nil {

@@ -36,11 +36,11 @@ type Schedule struct {
 func NewSchedule(s *Spec) (*Schedule, error) {
 	cells, err := Expand(s)
 	if err != nil {
-		return nil, fmt.Errorf("ladder: %v", err)
+		return nil, err
 	}
 	cal, err := calibrationCell(s, cells)
 	if err != nil {
-		return nil, fmt.Errorf("ladder: calibrate: %v", err)
+		return nil, fmt.Errorf("calibrate: %w", err)
 	}
 	a, b := cal, cal
 	a.AA, b.AA = cell.AAFirst, cell.AASecond

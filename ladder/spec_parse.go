@@ -23,7 +23,7 @@ import (
 //
 //	specs/x.yaml:7: batch: want a list of positive integers, got "abc"
 //
-// as a *SpecError (the CLI prefixes it with "ladder: ").
+// as a *SpecError (the CLI prefixes it with "fplab ladder: ").
 //
 // A spec that loads without error expands to at least one cell.
 func LoadSpec(path string) (*Spec, error) {

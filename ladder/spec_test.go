@@ -193,6 +193,18 @@ func TestSpecErrors(t *testing.T) {
 			`x.yaml:13: checkpoint: path java cannot checkpoint (it only counts records), but cell path=java/format=json/batch=8192/brokers=1/alloc=go/crc=off/cluster=kafka/ckpt=1s does`},
 		{"embedded brokers over the bound", with("brokers", "brokers: [3, 10]"),
 			`x.yaml:5: brokers: 10 brokers is over the embedded cluster's bound of 9 (cell path=fast/format=json/batch=8192/brokers=10/alloc=go/crc=off)`},
+		// broker_kill (checkBrokerKill): only cells that can lose a broker
+		// mid-cell may be selected.
+		{"broker kill on one broker", with("seed", "seed: 7\ncluster: [kafka]\nbroker_kill: {path: fast}"),
+			`x.yaml:13: broker_kill: selects path=fast/format=json/batch=8192/brokers=1/alloc=go/crc=off/cluster=kafka/fault=kill, but a broker can only be killed on cluster kafka with 3 or more brokers`},
+		{"broker kill off cluster kafka", strings.NewReplacer("brokers: [1]", "brokers: [3]", "seed: 7", "seed: 7\ncluster: [kafka, embedded]\nbroker_kill: {brokers: 3, path: fast}").Replace(validSpec),
+			`x.yaml:13: broker_kill: selects path=fast/format=json/batch=8192/brokers=3/alloc=go/crc=off/fault=kill, but a broker can only be killed on cluster kafka with 3 or more brokers`},
+		{"broker kill on a reference path", strings.NewReplacer("path: [fast]", "path: [fast, java]", "brokers: [1]", "brokers: [3]", "seed: 7", "seed: 7\ncluster: [kafka]\nbroker_kill: {path: java}").Replace(validSpec),
+			`x.yaml:13: broker_kill: selects path=java/format=json/batch=8192/brokers=3/alloc=go/crc=off/cluster=kafka/fault=kill, but path java cannot be told when it is mid-cell (use a Go path)`},
+		{"broker kill selecting nothing", strings.NewReplacer("brokers: [1]", "brokers: [3]", "seed: 7", "seed: 7\ncluster: [kafka]\nbroker_kill: {batch: 1024}").Replace(validSpec),
+			`x.yaml:13: broker_kill: selects no cell of the expansion ({batch=1024})`},
+		{"broker kill unknown value", strings.NewReplacer("brokers: [1]", "brokers: [3]", "seed: 7", "seed: 7\ncluster: [kafka]\nbroker_kill: {path: spark}").Replace(validSpec),
+			`x.yaml:13: broker_kill.path: unknown value "spark" (want rowwise, shallow, fast, franz, java, java-perf, flink, ceiling)`},
 		{"broker kill with checkpoints", strings.NewReplacer("brokers: [1]", "brokers: [3]", "seed: 7", "seed: 7\ncluster: [kafka]\ncheckpoint: 1s\nbroker_kill: {path: fast}").Replace(validSpec),
 			`x.yaml:14: broker_kill: selects path=fast/format=json/batch=8192/brokers=3/alloc=go/crc=off/cluster=kafka/ckpt=1s/fault=kill, but a broker kill cell cannot also checkpoint (rung refuses it; checkpoint is not an axis to exclude)`},
 		{"too many cells", strings.NewReplacer("batch: [8192]", "batch: ["+intRange(1, 5001)+"]", "format: [json]", "format: [json, avro, protobuf, csv, raw]",

@@ -2,6 +2,7 @@ package ladder
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 )
 
@@ -39,7 +40,7 @@ func encodeStored(s *Spec, sch *Schedule, pin Pinning) (json.RawMessage, error) 
 	}
 	b, err := json.Marshal(st)
 	if err != nil {
-		return nil, fmt.Errorf("ladder: encode spec: %v", err)
+		return nil, fmt.Errorf("encode spec: %w", err)
 	}
 	return b, nil
 }
@@ -48,9 +49,9 @@ func decodeStored(raw json.RawMessage) (storedSpec, error) {
 	var st storedSpec
 	if err := json.Unmarshal(raw, &st); err != nil || st.Spec == nil {
 		if err == nil {
-			err = fmt.Errorf("no spec")
+			err = errors.New("no spec")
 		}
-		return st, fmt.Errorf("ladder: manifest spec: %v", err)
+		return st, fmt.Errorf("manifest spec: %w", err)
 	}
 	return st, nil
 }

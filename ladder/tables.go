@@ -7,18 +7,22 @@ import (
 	"github.com/fastpathlab/fplab/results"
 )
 
-// writeTables renders the benchstat tables of the run; package results owns
-// them.
-func writeTables(dir string, rows []results.Row) error {
-	return results.WriteTables(dir, rows)
+// writeTables renders the benchstat tables of the run from its one index
+// of rows; package results owns them.
+func writeTables(dir string, x *results.Index) error {
+	tables, err := results.BuildTables(x, results.TableOptions{})
+	if err != nil {
+		return err
+	}
+	return results.WriteTableFiles(dir, tables)
 }
 
 // noiseNote summarises the A/A calibration of rec/s for the progress output,
 // or returns "" when the pair has no OK rows yet.
-func noiseNote(rows []results.Row, cal cell.Cell) string {
+func noiseNote(x *results.Index, cal cell.Cell) string {
 	a, b := cal, cal
 	a.AA, b.AA = cell.AAFirst, cell.AASecond
-	n, err := results.NoiseFloor(rows, a.Name(), b.Name(), results.UnitRecPerSec)
+	n, err := x.NoiseFloor(a.Name(), b.Name(), results.UnitRecPerSec)
 	if err != nil {
 		return ""
 	}

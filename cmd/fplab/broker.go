@@ -16,7 +16,7 @@ func runBroker(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	if fs.NArg() > 0 {
-		return fmt.Errorf("broker: unexpected argument %q", fs.Arg(0))
+		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
 	ctx, cancel := clusters.ContextUntilStdinEOF(ctx)
 	defer cancel()

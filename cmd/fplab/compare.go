@@ -20,7 +20,7 @@ func runCompare(_ context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	if fs.NArg() != 2 {
-		return fmt.Errorf("compare: want OLD and NEW run directories, got %d arguments", fs.NArg())
+		return fmt.Errorf("want OLD and NEW run directories, got %d arguments", fs.NArg())
 	}
 	oldRun, err := results.ReadRun(fs.Arg(0))
 	if err != nil {
@@ -46,7 +46,7 @@ func runCompare(_ context.Context, args []string, stdout, stderr io.Writer) erro
 		return cmp.Complete()
 	}
 	if reg := cmp.Regressions(); len(reg) > 0 {
-		return fmt.Errorf("compare: %d metric(s) regressed by more than %.0f%% (first: %s %s %+.1f%%)",
+		return fmt.Errorf("%d metric(s) regressed by more than %.0f%% (first: %s %s %+.1f%%)",
 			len(reg), *threshold*100, reg[0].Cell, reg[0].Unit, reg[0].By*100)
 	}
 	return cmp.Complete()

@@ -37,7 +37,7 @@ func runLadder(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	if fs.NArg() > 0 {
-		return fmt.Errorf("ladder: unexpected argument %q", fs.Arg(0))
+		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
 	opt := ladder.Options{SpecPath: *spec, BinDir: *binDir, Root: *root, Progress: stderr, BrokerCPUs: *brokerCPUs, CellCPUs: *cellCPUs, Profile: *prof}
 	var dir string
@@ -46,12 +46,6 @@ func runLadder(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		dir, err = ladder.Resume(ctx, *resume, opt)
 	} else {
 		dir, err = ladder.Run(ctx, opt)
-	}
-	var se *ladder.SpecError
-	if errors.As(err, &se) {
-		// Spec errors are positioned data without a prefix; the CLI names
-		// the command that refused the spec.
-		err = fmt.Errorf("ladder: %w", err)
 	}
 	if dir != "" && !errors.Is(err, ladder.ErrLocked) {
 		if _, rerr := report.Write(dir, report.Options{BudgetMs: *budget}); rerr != nil && err == nil {
@@ -78,7 +72,7 @@ func runReport(_ context.Context, args []string, stdout, stderr io.Writer) error
 	var err error
 	switch fs.NArg() {
 	case 0:
-		return fmt.Errorf("report: want a run directory (or several to merge)")
+		return errors.New("want a run directory (or several to merge)")
 	case 1:
 		path, err = report.Write(fs.Arg(0), opt)
 	default:

@@ -58,7 +58,7 @@ func runLoad(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	if *records <= 0 {
-		return fmt.Errorf("load: --records must be > 0, got %d", *records)
+		return fmt.Errorf("--records must be > 0, got %d", *records)
 	}
 	corpus := workloads.NewCorpus(s, codec, *seed, *records)
 	name := *topic

@@ -2,6 +2,11 @@
 // cells, one cell (rung), an embedded broker, and the reports over runs.
 // It parses every subcommand's flags except rung's, which ladder/rungargs
 // parses (the inverse of the argv the ladder writes for a child).
+//
+// It is the only place that writes a prefix: a subcommand's error, a bad
+// flag included, is one line on stderr, "fplab <command>: <error>", and the
+// library errors it prints name no package (they carry their position and
+// cause instead, e.g. a ladder.SpecError's file:line).
 package main
 
 import (
@@ -49,8 +54,8 @@ func main() {
 
 // run is fplab with args (os.Args[1:]) writing to stdout and stderr, and
 // returns its exit status (docs/exit-codes.md): 0, 1 for an error (one
-// line on stderr), 2 for usage (help, no or an unknown command). Tests run
-// it in process.
+// line on stderr, "fplab <command>: <error>"), 2 for usage (help, no or an
+// unknown command). Tests run it in process.
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		usage(stderr)
@@ -67,7 +72,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		if errors.Is(err, flag.ErrHelp) {
 			return 2
 		}
-		fmt.Fprintln(stderr, oneline.Err(err))
+		fmt.Fprintf(stderr, "fplab %s: %s\n", args[0], oneline.Err(err))
 		return 1
 	}
 	return 0
@@ -86,8 +91,9 @@ func usage(w io.Writer) {
 }
 
 // newFlags returns a flag set that returns errors instead of exiting or
-// printing them: run prints a bad flag's error once, on one line. Only -h
-// prints the flags, to stderr.
+// printing them: run prints a bad flag's error once, on one line, with the
+// command's prefix like any other error. Only -h prints the flags, to
+// stderr.
 func newFlags(name string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("fplab "+name, flag.ContinueOnError)
 	out := &flagErrors{}

@@ -103,7 +103,8 @@ func inProcess(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	return code, o.String(), e.String()
 }
 
-// TestBadFlagPrintsOnce runs every command with an unknown flag.
+// TestBadFlagPrintsOnce runs every command with an unknown flag: its error
+// is one line with the command's prefix, like any other error of it.
 func TestBadFlagPrintsOnce(t *testing.T) {
 	for name := range commands {
 		t.Run(name, func(t *testing.T) {
@@ -113,6 +114,9 @@ func TestBadFlagPrintsOnce(t *testing.T) {
 			}
 			if n := strings.Count(stderr, "flag provided but not defined: -no-such-flag"); n != 1 {
 				t.Errorf("the error appears %d times on stderr, want once:\n%s", n, stderr)
+			}
+			if !strings.HasPrefix(stderr, "fplab "+name+": ") {
+				t.Errorf("stderr %q lacks the prefix %q", stderr, "fplab "+name+": ")
 			}
 			if lines := strings.Split(strings.TrimSpace(stderr), "\n"); len(lines) != 1 {
 				t.Errorf("stderr has %d lines, want 1:\n%s", len(lines), stderr)
@@ -148,12 +152,12 @@ func writeRuns(t *testing.T, pkgDir string) {
 	old, new := resultstest.CompareRows()
 	failed := make([]results.Row, len(new))
 	for i, r := range new {
-		failed[i] = results.Row{Cell: r.Cell, Rep: r.Rep, Reason: "exit status 1: source: boom"}
+		failed[i] = results.Row{Cell: r.Cell, Rep: r.Rep, Reason: "exit status 1: fplab rung: boom"}
 	}
 	var lacks []results.Row // old's cells, one of them failed on every repetition
 	for _, r := range old {
 		if r.Cell == "path=shallow/batch=1024" {
-			r = results.Row{Cell: r.Cell, Rep: r.Rep, Reason: "exit status 1: source: boom"}
+			r = results.Row{Cell: r.Cell, Rep: r.Rep, Reason: "exit status 1: fplab rung: boom"}
 		}
 		lacks = append(lacks, r)
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -31,7 +32,7 @@ func runMicro(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	if *size <= 0 {
-		return fmt.Errorf("micro: --size must be > 0, got %d", *size)
+		return fmt.Errorf("--size must be > 0, got %d", *size)
 	}
 	var name string
 	var metrics [][2]any
@@ -40,7 +41,7 @@ func runMicro(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	switch *bench {
 	case cell.MicroCrossThread:
 		if _, err := alloc.Proof(); err != nil {
-			return fmt.Errorf("micro: alloc=%s not in force: %v", alloc.Name(), err)
+			return fmt.Errorf("alloc=%s not in force: %w", alloc.Name(), err)
 		}
 		start := time.Now()
 		rate, err := alloc.CrossThread(*n, *size)
@@ -48,7 +49,7 @@ func runMicro(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return err
 		}
 		if time.Since(start) <= 0 || rate <= 0 {
-			return fmt.Errorf("micro: crossthread measured nothing")
+			return errors.New("crossthread measured nothing")
 		}
 		name = cell.CrossThreadName(*size, alloc.Name())
 		iters = int64(*n)
@@ -68,18 +69,18 @@ func runMicro(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return err
 		}
 		if _, err := stock.Lookup(f, *lib); err != nil {
-			return fmt.Errorf("micro: unknown --lib %q for --format %s (want %s)", *lib, f, strings.Join(stock.Libs(f), ", "))
+			return fmt.Errorf("unknown --lib %q for --format %s (want %s)", *lib, f, strings.Join(stock.Libs(f), ", "))
 		}
 		if _, err := workloads.SchemaByName(*schema); err != nil {
-			return fmt.Errorf("micro: unknown --schema %q (want %s)", *schema, strings.Join(workloads.SchemaNames(), " or "))
+			return fmt.Errorf("unknown --schema %q (want %s)", *schema, strings.Join(workloads.SchemaNames(), " or "))
 		}
 		if *records <= 0 {
-			return fmt.Errorf("micro: --records must be > 0, got %d", *records)
+			return fmt.Errorf("--records must be > 0, got %d", *records)
 		}
 		rs, err := stock.Measure(ctx, stock.Options{Formats: []workloads.Format{f}, Libs: []string{*lib},
 			Schema: *schema, Records: *records, Seed: *seed})
 		if err != nil {
-			return fmt.Errorf("micro: %v", err)
+			return err
 		}
 		r := rs[0]
 		name = r.Name()
@@ -88,7 +89,7 @@ func runMicro(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			{r.BytesPerRec, "dec-B/rec"}, {r.AllocsPerRec, "dec-allocs/rec"}}
 		config = []string{"decode-schema: " + r.Schema, "decode-library: " + r.Library}
 	default:
-		return fmt.Errorf("micro: unknown --bench %q (want %s, %s or %s)", *bench, cell.MicroCrossThread, cell.MicroCRC32C, cell.MicroDecode)
+		return fmt.Errorf("unknown --bench %q (want %s, %s or %s)", *bench, cell.MicroCrossThread, cell.MicroCRC32C, cell.MicroDecode)
 	}
 	fmt.Fprintf(stdout, "goos: linux\ngoarch: %s\nalloc-version: %s\ncrc32c-hardware: %s\n", goarch(), alloc.Version(), crc.HardwareCRC())
 	for _, c := range config {
@@ -112,5 +113,5 @@ func decodeFormat(s string) (workloads.Format, error) {
 		}
 		names = append(names, string(f))
 	}
-	return "", fmt.Errorf("micro: unknown --format %q for --bench decode (want %s)", s, strings.Join(names, ", "))
+	return "", fmt.Errorf("unknown --format %q for --bench decode (want %s)", s, strings.Join(names, ", "))
 }

@@ -1,46 +1,79 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
-	"os"
-	"runtime"
-	"runtime/pprof"
+	"io"
+
+	"github.com/fastpathlab/fplab/ladder"
+	"github.com/fastpathlab/fplab/results"
+	"github.com/fastpathlab/fplab/results/profile"
 )
 
-// startProfiles starts a CPU profile (if cpu is set) and returns a function
-// that stops it and writes a heap profile (if mem is set).
-func startProfiles(cpu, mem string) (func() error, error) {
-	var cf *os.File
-	if cpu != "" {
-		f, err := os.Create(cpu)
-		if err != nil {
-			return nil, fmt.Errorf("profile: %v", err)
-		}
-		if err := pprof.StartCPUProfile(f); err != nil {
-			f.Close()
-			return nil, fmt.Errorf("profile: %v", err)
-		}
-		cf = f
+// runProfile shows where a profiled cell spent its time (top) or where two
+// cells differ (diff), from the profiles `fplab ladder --profile` kept.
+func runProfile(_ context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("profile", stderr)
+	rep := fs.Int("rep", 0, "repetition whose profiles to read")
+	kind := fs.String("kind", "cpu", "profile: cpu or allocs")
+	if err := fs.Parse(args); err != nil {
+		return err
 	}
-	return func() error {
-		if cf != nil {
-			pprof.StopCPUProfile()
-			if err := cf.Close(); err != nil {
-				return fmt.Errorf("profile: %v", err)
-			}
-		}
-		if mem == "" {
-			return nil
-		}
-		f, err := os.Create(mem)
+	a := fs.Args()
+	switch {
+	case len(a) == 3 && a[0] == "top":
+		b, err := breakdown(a[1], a[2], *rep, *kind)
 		if err != nil {
-			return fmt.Errorf("profile: %v", err)
+			return err
 		}
-		runtime.GC()
-		if err := pprof.Lookup("allocs").WriteTo(f, 0); err != nil {
-			f.Close()
-			return fmt.Errorf("profile: %v", err)
+		return profile.WriteText(stdout, b)
+	case len(a) == 4 && a[0] == "diff":
+		x, err := breakdown(a[1], a[2], *rep, *kind)
+		if err != nil {
+			return err
 		}
-		return f.Close()
-	}, nil
+		y, err := breakdown(a[1], a[3], *rep, *kind)
+		if err != nil {
+			return err
+		}
+		d, err := profile.Diff(x, y)
+		if err != nil {
+			return err
+		}
+		return profile.WriteDiffText(stdout, d)
+	}
+	return errors.New("usage: fplab profile [--rep N] [--kind cpu|allocs] top RUN CELL | diff RUN CELL_A CELL_B")
+}
+
+// breakdown loads one cell's profile and normalises it per verified record.
+func breakdown(runDir, cell string, rep int, kind string) (profile.Breakdown, error) {
+	cpu, mem := ladder.ProfilePaths(runDir, cell, rep)
+	path := cpu
+	switch kind {
+	case "cpu":
+	case "allocs":
+		path = mem
+	default:
+		return profile.Breakdown{}, fmt.Errorf("--kind must be cpu or allocs, got %q", kind)
+	}
+	p, err := profile.Load(path)
+	if err != nil {
+		return profile.Breakdown{}, err
+	}
+	b, err := profile.Buckets(p)
+	if err != nil {
+		return profile.Breakdown{}, err
+	}
+	b.Label = cell
+	run, err := results.ReadRun(runDir)
+	if err != nil {
+		return b, err
+	}
+	for _, r := range run.Rows {
+		if r.Cell == cell && r.Rep == rep && r.OK {
+			return b.PerUnit(r.Iters), nil
+		}
+	}
+	return b, nil
 }

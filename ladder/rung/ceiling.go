@@ -19,6 +19,8 @@ import (
 // line.
 const ceilingClient = "franz-go kmsg raw Fetch (source/ceiling: batch headers only)"
 
+func init() { Register(cell.PathCeiling, runCeiling) }
+
 // runCeiling measures path=ceiling: the broker's serving ceiling on the
 // topic (source/ceiling), with the same fetch sizes as the librdkafka
 // paths. The cell's claims are checked as a path's are (broker count, a
@@ -33,34 +35,34 @@ const ceilingClient = "franz-go kmsg raw Fetch (source/ceiling: batch headers on
 // process's, start-up included), fetches, startup-ms (open to the first
 // Fetch) and window-ms.
 func runCeiling(ctx context.Context, c *rungargs.Cell, b Build, w io.Writer) error {
-	if err := checkCountedTopic(ctx, c); err != nil {
+	if err := CheckCountedTopic(ctx, c); err != nil {
 		return err
 	}
 	cpu0 := cpuTime()
 	t0 := time.Now()
 	r, err := ceiling.Read(ctx, ceiling.Config{
 		Bootstrap: c.Bootstrap, Props: c.Props, Topic: c.Topic, Partitions: c.Partitions,
-		Timeout: stallTimeout(c.Timeout),
+		Timeout: StallTimeout(c.Timeout),
 	})
 	cpu := cpuTime() - cpu0
 	if err != nil {
-		return fmt.Errorf("rung: %w", err)
+		return fmt.Errorf("path=ceiling: %w", err)
 	}
 	if err := checkCeiling(c, r); err != nil {
 		return err
 	}
 	recs, window := float64(r.Records), r.Last.Sub(r.Sent)
 	secs := window.Seconds()
-	figs := []metric{
-		{recs / secs, results.UnitRecPerSec},
-		{float64(r.Bytes) / 1e6 / secs, results.UnitWireMBPerSec},
-		{float64(window.Nanoseconds()) / recs, results.UnitNsPerRec},
-		{float64(cpu.Nanoseconds()) / recs, results.UnitCPUNsPerRec},
-		{float64(r.Fetches), results.UnitFetches},
-		{ms(r.Sent.Sub(t0)), results.UnitStartupMs},
-		{ms(window), results.UnitWindowMs},
+	figs := []results.Metric{
+		{Value: recs / secs, Unit: results.UnitRecPerSec},
+		{Value: float64(r.Bytes) / 1e6 / secs, Unit: results.UnitWireMBPerSec},
+		{Value: float64(window.Nanoseconds()) / recs, Unit: results.UnitNsPerRec},
+		{Value: float64(cpu.Nanoseconds()) / recs, Unit: results.UnitCPUNsPerRec},
+		{Value: float64(r.Fetches), Unit: results.UnitFetches},
+		{Value: ms(r.Sent.Sub(t0)), Unit: results.UnitStartupMs},
+		{Value: ms(window), Unit: results.UnitWindowMs},
 	}
-	return writeResult(w, c, b, ceilingClient, r.Records, figs,
+	return WriteResult(w, c, b, ceilingClient, r.Records, figs,
 		[2]string{"ceiling-fetch", fmt.Sprintf("fetch.max.bytes=%d max.partition.fetch.bytes=%d fetch.wait.max.ms=%d (librdkafka's defaults, as the paths run)",
 			ceiling.DefaultFetchMaxBytes, ceiling.DefaultPartitionMaxBytes, ceiling.DefaultMaxWait.Milliseconds())},
 		[2]string{"ceiling-batches", fmt.Sprintf("%d batches, %d control records, %s", r.Batches, r.ControlRecords, codecList(r.Codecs))})
@@ -72,13 +74,13 @@ func checkCeiling(c *rungargs.Cell, r ceiling.Result) error {
 	want := c.Value(cell.Compression)
 	switch {
 	case r.Records != int64(c.Records):
-		return fmt.Errorf("rung: path=ceiling counted %d records in the topic's batches, the corpus has %d", r.Records, c.Records)
+		return fmt.Errorf("path=ceiling counted %d records in the topic's batches, the corpus has %d", r.Records, c.Records)
 	case r.ControlRecords != 0:
-		return fmt.Errorf("rung: path=ceiling counted %d control records on a topic written without transactions", r.ControlRecords)
+		return fmt.Errorf("path=ceiling counted %d control records on a topic written without transactions", r.ControlRecords)
 	case len(r.Codecs) != 1 || r.Codecs[want] != r.Batches:
-		return fmt.Errorf("rung: cell claims compression=%s but the batches served are %s", want, codecList(r.Codecs))
+		return fmt.Errorf("cell claims compression=%s but the batches served are %s", want, codecList(r.Codecs))
 	case !r.Last.After(r.Sent):
-		return fmt.Errorf("rung: path=ceiling: empty measured window (%d records)", r.Records)
+		return fmt.Errorf("path=ceiling: empty measured window (%d records)", r.Records)
 	}
 	return nil
 }

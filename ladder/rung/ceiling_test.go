@@ -1,15 +1,12 @@
 package rung_test
 
 import (
-	"bytes"
-	"context"
-	"io"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/fastpathlab/fplab/cell"
-	"github.com/fastpathlab/fplab/ladder/rung"
+	"github.com/fastpathlab/fplab/ladder/rung/rungtest"
 	"github.com/fastpathlab/fplab/ladder/rungargs"
 	"github.com/fastpathlab/fplab/results"
 )
@@ -24,21 +21,17 @@ func TestCeilingCells(t *testing.T) {
 		if codec != cell.CompressionNone {
 			c.Topic += "-" + codec
 		}
-		var out bytes.Buffer
-		if err := rung.Run(context.Background(), c, rung.Build{}, &out); err != nil {
-			t.Fatalf("%s: %v", codec, err)
-		}
-		name, iters, metrics, cfg, err := results.ParseBench(out.Bytes())
-		if err != nil || iters != records || name != c.Name() {
-			t.Fatalf("%s: %v: %q, %d records\n%s", codec, err, name, iters, out.String())
+		r := rungtest.MustRun(t, c)
+		if r.Iters != records || r.Name != c.Name() {
+			t.Fatalf("%s: %q, %d records\n%s", codec, r.Name, r.Iters, r.Out)
 		}
 		for _, u := range []string{results.UnitRecPerSec, results.UnitWireMBPerSec, results.UnitFetches, results.UnitWindowMs} {
-			if !slices.ContainsFunc(metrics, func(m results.Metric) bool { return m.Unit == u && m.Value > 0 }) {
-				t.Errorf("%s: no %s in %v", codec, u, metrics)
+			if !slices.ContainsFunc(r.Metrics, func(m results.Metric) bool { return m.Unit == u && m.Value > 0 }) {
+				t.Errorf("%s: no %s in %v", codec, u, r.Metrics)
 			}
 		}
-		if !strings.Contains(cfg["client"], "raw Fetch") || !strings.Contains(cfg["ceiling-batches"], codec+":") {
-			t.Errorf("%s: config %v", codec, cfg)
+		if !strings.Contains(r.Config["client"], "raw Fetch") || !strings.Contains(r.Config["ceiling-batches"], codec+":") {
+			t.Errorf("%s: config %v", codec, r.Config)
 		}
 	}
 	for _, tc := range []struct {
@@ -52,7 +45,7 @@ func TestCeilingCells(t *testing.T) {
 		c := testCell(t)
 		c.Path = cell.PathCeiling
 		tc.mod(&c)
-		if err := rung.Run(context.Background(), c, rung.Build{}, io.Discard); err == nil || !strings.Contains(err.Error(), tc.want) {
+		if _, err := rungtest.Run(t, c); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v, want %q", c.Name(), err, tc.want)
 		}
 	}

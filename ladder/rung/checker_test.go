@@ -87,7 +87,7 @@ func TestCheckerNamesCorruptRow(t *testing.T) {
 	if werr := c.wait(); err == nil {
 		err = werr
 	}
-	want := "rung: batch 2 row 7: the record at partition " // the position follows
+	want := "batch 2 row 7: the record at partition " // the position follows
 	if err == nil || !strings.HasPrefix(err.Error(), want) {
 		t.Fatalf("err = %v, want it to start %q", err, want)
 	}

@@ -45,7 +45,7 @@ func runReader(ctx context.Context, c *rungargs.Cell, mem *countingAllocator, t 
 	r, err := source.Open(ctx, source.Config{
 		Path: consume.Path(c.Path), Bootstrap: c.Bootstrap, Props: c.Props, Topic: c.Topic,
 		Partitions: c.Partitions, Start: restored.Start, Stop: stop, Batch: c.Batch, CRC: c.CRC,
-		Keys: c.Keys, Decoder: c.Value(cell.Decoder), Codec: t.codec, Mem: mem, Timeout: stallTimeout(c.Timeout),
+		Keys: c.Keys, Decoder: c.Value(cell.Decoder), Codec: t.codec, Mem: mem, Timeout: StallTimeout(c.Timeout),
 	})
 	if err != nil {
 		return err
@@ -56,7 +56,7 @@ func runReader(ctx context.Context, c *rungargs.Cell, mem *countingAllocator, t 
 		return err
 	}
 	if as.CheckCRCs != c.CRC {
-		return fmt.Errorf("rung: cell claims check.crcs=%v but the client runs with %v (%s)", c.CRC, as.CheckCRCs, as.CheckCRCsSource)
+		return fmt.Errorf("cell claims check.crcs=%v but the client runs with %v (%s)", c.CRC, as.CheckCRCs, as.CheckCRCsSource)
 	}
 	vr := &verifyingReader{Reader: r, v: t.verifier(c.Batch)}
 	opt := checkpointcost.ReaderOptions{
@@ -85,18 +85,18 @@ func runSupervised(ctx context.Context, c *rungargs.Cell, b Build, cl clusters.C
 		return err
 	}
 	if !ready {
-		return fmt.Errorf("rung: topic %q does not hold the %d-record corpus in %d partitions as its layout places it", c.Topic, c.Records, c.Partitions)
+		return fmt.Errorf("topic %q does not hold the %d-record corpus in %d partitions as its layout places it", c.Topic, c.Records, c.Partitions)
 	}
 	dir := c.CkptDir
 	if dir == "" {
 		if dir, err = os.MkdirTemp("", "fplab-ckpt-"); err != nil {
-			return fmt.Errorf("rung: %v", err)
+			return err
 		}
 		defer os.RemoveAll(dir)
 	}
 	exe, err := os.Executable()
 	if err != nil {
-		return fmt.Errorf("rung: %v", err)
+		return err
 	}
 	store, output := ckptDirs(dir)
 	start, stop := t.layout.Bounds()
@@ -108,48 +108,48 @@ func runSupervised(ctx context.Context, c *rungargs.Cell, b Build, cl clusters.C
 		Failures: c.Failures, Seed: killSeed(c),
 		ReaderArgv:   func(int) []string { return argv },
 		ReaderFiles:  func(int) ([]*os.File, error) { return reader.SecretFiles() },
-		StallTimeout: stallTimeout(c.Timeout),
+		StallTimeout: StallTimeout(c.Timeout),
 		Stderr:       os.Stderr,
 	})
 	if err != nil {
 		return err
 	}
 	if res.Read == 0 || res.Window <= 0 {
-		return fmt.Errorf("rung: checkpointed readers reported no measured window")
+		return fmt.Errorf("checkpointed readers reported no measured window")
 	}
 	var ru syscall.Rusage
 	_ = syscall.Getrusage(syscall.RUSAGE_CHILDREN, &ru)
 	cpu := time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 	recs := float64(res.Read)
-	figs := []metric{
-		{res.RecPerSec(), results.UnitRecPerSec},
-		{float64(res.Window.Nanoseconds()) / recs, results.UnitNsPerRec},
-		{float64(cpu.Nanoseconds()) / recs, results.UnitCPUNsPerRec},
-		{float64(ru.Maxrss) / 1024, results.UnitPeakRSSMB},
-		{ms(res.Startup), results.UnitStartupMs},
-		{ms(res.Window), results.UnitWindowMs},
-		{ms(res.CkptP50), "ckpt-p50-ms"},
-		{ms(res.CkptP99), results.UnitCkptP99},
-		{ms(res.CkptMax), "ckpt-max-ms"},
-		{ms(res.AlignP99), "align-p99-ms"},
-		{ms(res.SnapshotP99), "snapshot-p99-ms"},
-		{ms(res.PauseP99), "pause-p99-ms"},
-		{float64(res.Ckpts), "ckpts"},
-		{float64(res.StateBytes), "state-bytes"},
-		{float64(len(res.Failures)), "failures"},
-		{res.ReplayRec, results.UnitReplayRec},
-		{float64(res.Verdict.Lost), results.UnitLostRec},
-		{float64(res.Verdict.Dup), results.UnitDupRec},
+	figs := []results.Metric{
+		{Value: res.RecPerSec(), Unit: results.UnitRecPerSec},
+		{Value: float64(res.Window.Nanoseconds()) / recs, Unit: results.UnitNsPerRec},
+		{Value: float64(cpu.Nanoseconds()) / recs, Unit: results.UnitCPUNsPerRec},
+		{Value: float64(ru.Maxrss) / 1024, Unit: results.UnitPeakRSSMB},
+		{Value: ms(res.Startup), Unit: results.UnitStartupMs},
+		{Value: ms(res.Window), Unit: results.UnitWindowMs},
+		{Value: ms(res.CkptP50), Unit: "ckpt-p50-ms"},
+		{Value: ms(res.CkptP99), Unit: results.UnitCkptP99},
+		{Value: ms(res.CkptMax), Unit: "ckpt-max-ms"},
+		{Value: ms(res.AlignP99), Unit: "align-p99-ms"},
+		{Value: ms(res.SnapshotP99), Unit: "snapshot-p99-ms"},
+		{Value: ms(res.PauseP99), Unit: "pause-p99-ms"},
+		{Value: float64(res.Ckpts), Unit: "ckpts"},
+		{Value: float64(res.StateBytes), Unit: "state-bytes"},
+		{Value: float64(len(res.Failures)), Unit: "failures"},
+		{Value: res.ReplayRec, Unit: results.UnitReplayRec},
+		{Value: float64(res.Verdict.Lost), Unit: results.UnitLostRec},
+		{Value: float64(res.Verdict.Dup), Unit: results.UnitDupRec},
 	}
 	if len(res.Failures) > 0 {
 		figs = append(figs,
-			metric{ms(res.Recover), results.UnitRecoverMs},
-			metric{ms(res.RecoverStartup), "recover-startup-ms"},
-			metric{ms(res.RecoverCatchup), "recover-catchup-ms"},
-			metric{ms(res.KillWait), "kill-wait-ms"},
-			metric{float64(res.Forced), "ckpts-forced"})
+			results.Metric{Value: ms(res.Recover), Unit: results.UnitRecoverMs},
+			results.Metric{Value: ms(res.RecoverStartup), Unit: "recover-startup-ms"},
+			results.Metric{Value: ms(res.RecoverCatchup), Unit: "recover-catchup-ms"},
+			results.Metric{Value: ms(res.KillWait), Unit: "kill-wait-ms"},
+			results.Metric{Value: float64(res.Forced), Unit: "ckpts-forced"})
 	}
-	return writeResult(w, c, b, source.ClientOf(consume.Path(c.Path)), res.Read, figs)
+	return WriteResult(w, c, b, source.ClientOf(consume.Path(c.Path)), res.Read, figs)
 }
 
 // killSeed is the seed of a cell's kill positions.

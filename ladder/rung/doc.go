@@ -12,6 +12,18 @@
 // This package links librdkafka (through source); rungargs does not, so the
 // ladder builds without cgo.
 //
+// The API: Run measures a cell (cmd/fplab's `fplab rung` calls it with the
+// binary's Build). Run checks what every cell claims (a valid cell, an
+// optimised build, the allocator in force) and hands the cell to the
+// Runner its path registered (Register, from an init function in the
+// path's own file, as franz-go's kfake registers one file per API): the Go
+// paths share one (gopaths.go), the ceiling has its own (ceiling.go), and
+// the JVM references register from package ladder/rung/jvmref, which a
+// binary links with a blank import. A path no file registered fails with
+// one line. A Runner checks its cell's claims (CheckCountedTopic for a
+// path that only counts records), reads with StallTimeout as its reader's
+// stall bound, and prints with WriteResult.
+//
 // A rung proves its cell before it reports: the binary's allocator is the
 // one the cell names (alloc.Proof), the cluster has the broker count the
 // cell names (read back from metadata), the corpus's batches are stored

@@ -49,10 +49,10 @@ func writeHashes(path string, h []uint64) error {
 		binary.LittleEndian.PutUint64(b[8*i:], v)
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("rung: hash cache: %w", err)
+		return fmt.Errorf("hash cache: %w", err)
 	}
 	if err := atomicfile.Write(path, b); err != nil {
-		return fmt.Errorf("rung: hash cache: %w", err)
+		return fmt.Errorf("hash cache: %w", err)
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/fastpathlab/fplab/clusters/kafka"
 	"github.com/fastpathlab/fplab/ladder/rungargs"
+	"github.com/fastpathlab/fplab/results"
 )
 
 // faultPlan is a broker_kill cell's side of the fault protocol: after the
@@ -30,7 +31,7 @@ func openFault(ctx context.Context, c *rungargs.Cell) (*faultPlan, error) {
 	}
 	fc, err := kafka.DialFaults(ctx, c.FaultSocket)
 	if err != nil {
-		return nil, fmt.Errorf("rung: broker kill: %w", err)
+		return nil, fmt.Errorf("broker kill: %w", err)
 	}
 	return &faultPlan{fc: fc, topic: c.Topic, half: int64(c.Records+1) / 2}, nil
 }
@@ -45,13 +46,13 @@ func (f *faultPlan) after(ctx context.Context, rows int64) error {
 	if !f.killed {
 		n, err := f.fc.Kill(ctx, f.topic, 0)
 		if err != nil {
-			return fmt.Errorf("rung: broker kill: %w", err)
+			return fmt.Errorf("broker kill: %w", err)
 		}
 		f.killed, f.node = true, n
 	}
 	if !f.restarted && rows >= f.half {
 		if _, err := f.fc.Restart(ctx); err != nil {
-			return fmt.Errorf("rung: broker restart after kill of node %d: %w", f.node, err)
+			return fmt.Errorf("broker restart after kill of node %d: %w", f.node, err)
 		}
 		f.restarted = true
 	}
@@ -63,15 +64,15 @@ func (f *faultPlan) done() error {
 	if f == nil || (f.killed && f.restarted) {
 		return nil
 	}
-	return fmt.Errorf("rung: broker kill cell ended with kill=%v restart=%v", f.killed, f.restarted)
+	return fmt.Errorf("broker kill cell ended with kill=%v restart=%v", f.killed, f.restarted)
 }
 
 // metrics are the fault figures a broker_kill cell adds to its result.
-func (f *faultPlan) metrics() []metric {
+func (f *faultPlan) metrics() []results.Metric {
 	if f == nil {
 		return nil
 	}
-	return []metric{{1, "broker-kills"}, {ms(f.pause), "fault-pause-ms"}}
+	return []results.Metric{{Value: 1, Unit: "broker-kills"}, {Value: ms(f.pause), Unit: "fault-pause-ms"}}
 }
 
 func (f *faultPlan) close() {

@@ -1,7 +1,6 @@
-package rung
+package rung_test
 
 import (
-	"bytes"
 	"context"
 	"path/filepath"
 	"strings"
@@ -12,34 +11,11 @@ import (
 	"github.com/fastpathlab/fplab/clusters"
 	"github.com/fastpathlab/fplab/clusters/kafka"
 	"github.com/fastpathlab/fplab/clusters/kafka/kafkatest"
+	"github.com/fastpathlab/fplab/ladder/rung/rungtest"
 	"github.com/fastpathlab/fplab/ladder/rungargs"
 	"github.com/fastpathlab/fplab/source/consume"
 	"github.com/fastpathlab/fplab/workloads"
 )
-
-const perfSample = `start.time, end.time, data.consumed.in.MB, MB.sec, data.consumed.in.nMsg, nMsg.sec, rebalance.time.ms, fetch.time.ms, fetch.MB.sec, fetch.nMsg.sec
-2026-12-02T11:40:01.250Z, 2026-12-02T11:40:03.750Z, 95.3674, 38.1470, 1000000, 400000.0000, 500, 2000, 47.6837, 500000.0000
-`
-
-func TestParsePerf(t *testing.T) {
-	r, err := parsePerf("SLF4J: noise\n" + perfSample)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r.Messages != 1000000 || r.FetchMs != 2000 || r.RebalanceMs != 500 || r.MB != 95.3674 || r.End.Sub(r.Start) != 2500*time.Millisecond {
-		t.Errorf("parsePerf = %+v", r)
-	}
-	for _, bad := range []string{
-		"",
-		"WARNING: Exiting before consuming the expected number of messages: timeout (10000 ms) exceeded.\n" + perfSample,
-		strings.Replace(perfSample, ", 500, 2000,", ", 500,", 1),
-		strings.Replace(perfSample, "1000000,", "lots,", 1),
-	} {
-		if _, err := parsePerf(bad); err == nil {
-			t.Errorf("parsePerf(%q): want an error", bad)
-		}
-	}
-}
 
 // kafkaCell loads a json corpus onto a real cluster and returns a cell for it.
 func kafkaCell(t *testing.T, cl *kafka.Cluster, path consume.Path, records int) rungargs.Cell {
@@ -77,16 +53,14 @@ func kafkaCellCompressed(t *testing.T, cl *kafka.Cluster, path consume.Path, rec
 	}
 }
 
+// runCell runs c, which must pass, and returns its output.
 func runCell(t *testing.T, c rungargs.Cell) string {
 	t.Helper()
-	var out bytes.Buffer
-	if err := Run(context.Background(), c, Build{Commit: "test"}, &out); err != nil {
-		t.Fatalf("%s: %v", c.Name(), err)
+	r := rungtest.MustRun(t, c)
+	if !strings.Contains(r.Out, "BenchmarkLadder/"+c.Name()+" ") || !strings.Contains(r.Out, " rec/s") {
+		t.Fatalf("%s: unexpected output %q", c.Name(), r.Out)
 	}
-	if !strings.Contains(out.String(), "BenchmarkLadder/"+c.Name()+" ") || !strings.Contains(out.String(), " rec/s") {
-		t.Fatalf("%s: unexpected output %q", c.Name(), out.String())
-	}
-	return out.String()
+	return r.Out
 }
 
 func TestKafkaRungOneBroker(t *testing.T) {
@@ -108,7 +82,7 @@ func TestKafkaRungOneBroker(t *testing.T) {
 	// The java-perf path asserts the count against the corpus it claims.
 	c := kafkaCell(t, cl, cell.PathJavaPerf, 20000)
 	c.Records = 19999
-	if err := Run(context.Background(), c, Build{}, &bytes.Buffer{}); err == nil {
+	if _, err := rungtest.Run(t, c); err == nil {
 		t.Error("java-perf cell claiming 19999 records of a 20000-record topic: want an error")
 	}
 }

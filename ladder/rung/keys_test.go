@@ -1,14 +1,12 @@
 package rung_test
 
 import (
-	"bytes"
-	"context"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/fastpathlab/fplab/cell"
-	"github.com/fastpathlab/fplab/ladder/rung"
+	"github.com/fastpathlab/fplab/ladder/rung/rungtest"
 	"github.com/fastpathlab/fplab/ladder/rungargs"
 	"github.com/fastpathlab/fplab/results"
 	"github.com/fastpathlab/fplab/source/consume"
@@ -43,16 +41,12 @@ func TestKeyedCellsOnEveryPath(t *testing.T) {
 		for _, p := range consume.Paths() {
 			t.Run(sh.name+"/"+string(p), func(t *testing.T) {
 				c := keyedCell(t, p, sh.mod)
-				var out bytes.Buffer
-				if err := rung.Run(context.Background(), c, rung.Build{}, &out); err != nil {
-					t.Fatal(err)
+				r := rungtest.MustRun(t, c)
+				if r.Name != c.Name() || !strings.Contains(r.Name, "/keys=on") {
+					t.Fatalf("name %q, want %q with keys=on\n%s", r.Name, c.Name(), r.Out)
 				}
-				name, iters, _, _, err := results.ParseBench(out.Bytes())
-				if err != nil || name != c.Name() || !strings.Contains(name, "/keys=on") {
-					t.Fatalf("%v: name %q, want %q with keys=on\n%s", err, name, c.Name(), out.String())
-				}
-				if sh.name == "clean" && iters != records {
-					t.Errorf("%d records, want %d", iters, records)
+				if sh.name == "clean" && r.Iters != records {
+					t.Errorf("%d records, want %d", r.Iters, records)
 				}
 			})
 		}
@@ -65,18 +59,7 @@ func TestKeyedCellsOnEveryPath(t *testing.T) {
 func TestKeyedCheckpointedCell(t *testing.T) {
 	c := keyedCell(t, consume.PathFast, func(c *cell.Cell) { c.Nulls = 0.01 })
 	c.Batch, c.Ckpt, c.Failures, c.CkptDir = 64, time.Hour, 1, t.TempDir()
-	var out bytes.Buffer
-	if err := rung.Run(context.Background(), c, rung.Build{}, &out); err != nil {
-		t.Fatal(err)
-	}
-	_, _, ms, _, err := results.ParseBench(out.Bytes())
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := map[string]float64{}
-	for _, m := range ms {
-		got[m.Unit] = m.Value
-	}
+	got := rungtest.MustRun(t, c).Units()
 	if got[results.UnitLostRec] != 0 || got[results.UnitDupRec] != 0 || got["failures"] != 1 {
 		t.Errorf("figures %v", got)
 	}
@@ -90,13 +73,12 @@ func TestKeyedCellOnTopicWithoutKeys(t *testing.T) {
 		t.Run(string(p), func(t *testing.T) {
 			c := testCell(t) // the plain corpus's topic
 			c.Path, c.Keys = string(p), true
-			var out bytes.Buffer
-			err := rung.Run(context.Background(), c, rung.Build{}, &out)
+			r, err := rungtest.Run(t, c)
 			if err == nil || !strings.Contains(err.Error(), "rows differ from the corpus") {
 				t.Fatalf("error %v, want a checksum mismatch of every row", err)
 			}
-			if out.Len() != 0 {
-				t.Errorf("a failed cell printed %q", out.String())
+			if r.Out != "" {
+				t.Errorf("a failed cell printed %q", r.Out)
 			}
 		})
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/fastpathlab/fplab/alloc"
 	"github.com/fastpathlab/fplab/internal/oneline"
 	"github.com/fastpathlab/fplab/ladder/rungargs"
+	"github.com/fastpathlab/fplab/results"
 )
 
 // Build describes the binary a rung runs in; cmd/fplab fills it.
@@ -51,23 +52,20 @@ func buildFlags() (flags string, race, noopt bool) {
 func (b Build) check() error {
 	_, race, noopt := buildFlags()
 	if race {
-		return fmt.Errorf("rung: binary built with -race; only optimised builds are measured")
+		return fmt.Errorf("binary built with -race; only optimised builds are measured")
 	}
 	if noopt {
-		return fmt.Errorf("rung: binary built with -N or -l; only optimised builds are measured")
+		return fmt.Errorf("binary built with -N or -l; only optimised builds are measured")
 	}
 	return nil
 }
 
-// metric is one benchfmt value and its unit.
-type metric struct {
-	v    float64
-	unit string
-}
-
-// writeResult prints the cell's file-config lines (extra ones last) and its
-// one result line.
-func writeResult(w io.Writer, c *rungargs.Cell, b Build, client string, iters int64, ms []metric, extra ...[2]string) error {
+// WriteResult prints a cell's result in Go benchmark format: its
+// file-config lines (the binary, the client, the cluster; extra ones, as
+// key and value, last) and its one result line, named by the cell
+// (cell.Cell.Name) with iters iterations and the figures in their order.
+// A Runner calls it last, once every check of the cell has passed.
+func WriteResult(w io.Writer, c *rungargs.Cell, b Build, client string, iters int64, figs []results.Metric, extra ...[2]string) error {
 	flags, _, _ := buildFlags()
 	commit := b.Commit
 	if commit == "" {
@@ -95,8 +93,8 @@ func writeResult(w io.Writer, c *rungargs.Cell, b Build, client string, iters in
 		fmt.Fprintf(&sb, "%s: %s\n", kv[0], configValue(kv[1]))
 	}
 	fmt.Fprintf(&sb, "BenchmarkLadder/%s %d", c.Name(), iters)
-	for _, m := range ms {
-		fmt.Fprintf(&sb, " %.6g %s", m.v, m.unit)
+	for _, m := range figs {
+		fmt.Fprintf(&sb, " %.6g %s", m.Value, m.Unit)
 	}
 	sb.WriteString("\n")
 	_, err := io.WriteString(w, sb.String())

@@ -42,7 +42,7 @@ func runCase(ctx context.Context, c *rungargs.Cell, b Build, cl clusters.Cluster
 	cfg := source.Config{
 		Path: consume.Path(c.Path), Bootstrap: c.Bootstrap, Props: c.Props, Topic: c.Topic,
 		Partitions: c.Partitions, Batch: c.Batch, CRC: c.CRC, Keys: c.Keys, Decoder: c.Value(cell.Decoder),
-		Codec: t.codec, Mem: mem, Timeout: stallTimeout(c.Timeout),
+		Codec: t.codec, Mem: mem, Timeout: StallTimeout(c.Timeout),
 	}
 	appendAfterOpen := false
 	switch c.Case {
@@ -58,15 +58,15 @@ func runCase(ctx context.Context, c *rungargs.Cell, b Build, cl clusters.Cluster
 	case cell.CaseUnknownTopic:
 		cfg.Topic = c.Topic + "-absent"
 	case cell.CaseDeleted:
-		// The ladder deleted the records below DeletedBelow; the cell
+		// The ladder deleted the records below the layout's DeletedBelow; the cell
 		// asserts it before it reads from offset 0, below the log start.
-		want := rungargs.DeletedBelow(t.layout)
+		want := t.layout.DeletedBelow()
 		got, err := clusters.LogStart(ctx, cl, c.Topic, c.Partitions)
 		if err != nil {
-			return fmt.Errorf("rung: case=%s: %w", c.Case, err)
+			return fmt.Errorf("case=%s: %w", c.Case, err)
 		}
 		if !slices.Equal(got, want) {
-			return fmt.Errorf("rung: case=%s: topic %s starts at %v, want %v (records not deleted)", c.Case, c.Topic, got, want)
+			return fmt.Errorf("case=%s: topic %s starts at %v, want %v (records not deleted)", c.Case, c.Topic, got, want)
 		}
 		cfg.Start = start
 	case cell.CaseUnreachable:
@@ -99,10 +99,10 @@ func runCase(ctx context.Context, c *rungargs.Cell, b Build, cl clusters.Cluster
 	if err := v.checkEnd(st, start, stop); err != nil {
 		return err
 	}
-	return writeResult(w, c, b, client, st.Records, []metric{
-		{float64(st.Records), results.UnitRec},
-		{float64(st.Nulls), results.UnitNullRec},
-		{ms(took), results.UnitFinishMs},
+	return WriteResult(w, c, b, client, st.Records, []results.Metric{
+		{Value: float64(st.Records), Unit: results.UnitRec},
+		{Value: float64(st.Nulls), Unit: results.UnitNullRec},
+		{Value: ms(took), Unit: results.UnitFinishMs},
 	})
 }
 
@@ -138,23 +138,23 @@ func readAll(ctx context.Context, cfg source.Config, v *verifier, opened func() 
 // cell's deadline, with one line that names the failure set up.
 func surfaced(c *rungargs.Cell, b Build, client string, err error, took time.Duration, w io.Writer) error {
 	if err == nil {
-		return fmt.Errorf("rung: case=%s: the read finished without an error; it must fail", c.Case)
+		return fmt.Errorf("case=%s: the read finished without an error; it must fail", c.Case)
 	}
 	line := err.Error()
 	switch {
 	case errors.Is(err, context.DeadlineExceeded) || took >= c.Timeout:
-		return fmt.Errorf("rung: case=%s: no failure surfaced within the cell's timeout %v (last error: %s)", c.Case, c.Timeout, firstLine(line))
+		return fmt.Errorf("case=%s: no failure surfaced within the cell's timeout %v (last error: %s)", c.Case, c.Timeout, firstLine(line))
 	case strings.Contains(line, "\n"):
-		return fmt.Errorf("rung: case=%s: the failure is not one line: %q", c.Case, line)
+		return fmt.Errorf("case=%s: the failure is not one line: %q", c.Case, line)
 	}
 	low := strings.ToLower(line)
 	for _, m := range surfaceMarks[c.Case] {
 		if strings.Contains(low, m) {
-			return writeResult(w, c, b, client, 0, []metric{{ms(took), results.UnitFailMs}},
+			return WriteResult(w, c, b, client, 0, []results.Metric{{Value: ms(took), Unit: results.UnitFailMs}},
 				[2]string{results.ConfigSurfaced, line})
 		}
 	}
-	return fmt.Errorf("rung: case=%s: failed, but not for the reason set up (want one of %q): %s", c.Case, surfaceMarks[c.Case], line)
+	return fmt.Errorf("case=%s: failed, but not for the reason set up (want one of %q): %s", c.Case, surfaceMarks[c.Case], line)
 }
 
 func firstLine(s string) string {
@@ -180,7 +180,7 @@ func appendCopies(ctx context.Context, cl clusters.Cluster, c *rungargs.Cell, t 
 		opts = append(opts, clusters.WithRecordMeta(func(i int, r *kgo.Record) { keys(i%n, r) }))
 	}
 	if err := clusters.Append(ctx, cl, c.Topic, values, opts...); err != nil {
-		return fmt.Errorf("rung: case=%s: %w", cell.CaseAppended, err)
+		return fmt.Errorf("case=%s: %w", cell.CaseAppended, err)
 	}
 	return nil
 }
@@ -190,7 +190,7 @@ func appendCopies(ctx context.Context, cl clusters.Cluster, c *rungargs.Cell, t 
 func deadAddress() (string, error) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		return "", fmt.Errorf("rung: case=%s: %w", cell.CaseUnreachable, err)
+		return "", fmt.Errorf("case=%s: %w", cell.CaseUnreachable, err)
 	}
 	addr := l.Addr().String()
 	return addr, l.Close()

@@ -1,7 +1,6 @@
 package rung_test
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"strings"
@@ -11,7 +10,7 @@ import (
 
 	"github.com/fastpathlab/fplab/cell"
 	"github.com/fastpathlab/fplab/clusters"
-	"github.com/fastpathlab/fplab/ladder/rung"
+	"github.com/fastpathlab/fplab/ladder/rung/rungtest"
 	"github.com/fastpathlab/fplab/ladder/rungargs"
 	"github.com/fastpathlab/fplab/results"
 	"github.com/fastpathlab/fplab/source/consume"
@@ -50,7 +49,7 @@ func shapedTopic(t *testing.T, c rungargs.Cell) string {
 			return
 		}
 		if c.Case == cell.CaseDeleted {
-			err = clusters.DeleteRecords(ctx, cl, topic, rungargs.DeletedBelow(l))
+			err = clusters.DeleteRecords(ctx, cl, topic, l.DeletedBelow())
 		}
 	})
 	if err != nil {
@@ -86,35 +85,22 @@ func TestParityCasesOnEveryPath(t *testing.T) {
 				sh.mod(&c.Cell)
 				c.Topic = shapedTopic(t, c)
 				c.Timeout = 30 * time.Second
-				var out bytes.Buffer
 				t0 := time.Now()
-				if err := rung.Run(context.Background(), c, rung.Build{}, &out); err != nil {
-					t.Fatal(err)
-				}
+				r := rungtest.MustRun(t, c)
 				if time.Since(t0) > c.Timeout {
 					t.Fatalf("took %v, over the cell's timeout", time.Since(t0))
 				}
-				name, _, metrics, _, err := results.ParseBench(out.Bytes())
-				if err != nil || name != c.Name() {
-					t.Fatalf("%v: name %q, want %q\n%s", err, name, c.Name(), out.String())
+				if r.Name != c.Name() {
+					t.Fatalf("name %q, want %q\n%s", r.Name, c.Name(), r.Out)
 				}
 				if cell.FailureCase(c.Case) {
-					if !strings.Contains(out.String(), results.ConfigSurfaced+": ") || !hasUnit(metrics, results.UnitFailMs) {
-						t.Errorf("a failure case without its surfaced line or fail-ms:\n%s", out.String())
+					if !strings.Contains(r.Out, results.ConfigSurfaced+": ") || !r.Has(results.UnitFailMs) {
+						t.Errorf("a failure case without its surfaced line or fail-ms:\n%s", r.Out)
 					}
 				}
 			})
 		}
 	}
-}
-
-func hasUnit(ms []results.Metric, unit string) bool {
-	for _, m := range ms {
-		if m.Unit == unit {
-			return true
-		}
-	}
-	return false
 }
 
 // TestShapeClaimsAreChecked: a cell that claims the wrong topic shape fails
@@ -125,9 +111,9 @@ func TestShapeClaimsAreChecked(t *testing.T) {
 		topic, cel func(*cell.Cell)
 		want       string
 	}{
-		{"txn topic read as clean", func(c *cell.Cell) { c.Txn = true }, func(c *cell.Cell) {}, "rung: "},
-		{"clean topic read as nulls", func(c *cell.Cell) {}, func(c *cell.Cell) { c.Nulls = 0.01 }, "rung: "},
-		{"nulls topic read as clean", func(c *cell.Cell) { c.Nulls = 0.01 }, func(c *cell.Cell) {}, "rung: "},
+		{"txn topic read as clean", func(c *cell.Cell) { c.Txn = true }, func(c *cell.Cell) {}, "batch "},
+		{"clean topic read as nulls", func(c *cell.Cell) {}, func(c *cell.Cell) { c.Nulls = 0.01 }, "batch "},
+		{"nulls topic read as clean", func(c *cell.Cell) { c.Nulls = 0.01 }, func(c *cell.Cell) {}, "batch "},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := testCell(t)
@@ -135,13 +121,13 @@ func TestShapeClaimsAreChecked(t *testing.T) {
 			c.Topic = shapedTopic(t, c)
 			c.Cell.Nulls, c.Cell.Txn = 0, false
 			tc.cel(&c.Cell)
-			var out bytes.Buffer
-			err := rung.Run(context.Background(), c, rung.Build{}, &out)
+			r, err := rungtest.Run(t, c)
+			// A verification failure names the batch it found wrong.
 			if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
 				t.Fatalf("error %v, want a verification failure", err)
 			}
-			if out.Len() != 0 {
-				t.Errorf("a failed cell printed %q", out.String())
+			if r.Out != "" {
+				t.Errorf("a failed cell printed %q", r.Out)
 			}
 		})
 	}

@@ -1,9 +1,7 @@
 package rung_test
 
 import (
-	"bytes"
 	"context"
-	"io"
 	"os"
 	"strings"
 	"sync"
@@ -14,6 +12,7 @@ import (
 	"github.com/fastpathlab/fplab/clusters"
 	"github.com/fastpathlab/fplab/clusters/clusterstest"
 	"github.com/fastpathlab/fplab/ladder/rung"
+	"github.com/fastpathlab/fplab/ladder/rung/rungtest"
 	"github.com/fastpathlab/fplab/ladder/rungargs"
 	"github.com/fastpathlab/fplab/results"
 	"github.com/fastpathlab/fplab/source/consume"
@@ -92,24 +91,14 @@ func TestRunPrintsBenchfmtPerPath(t *testing.T) {
 			c := testCell(t)
 			c.Path = string(p)
 			c.AA = "a"
-			var out bytes.Buffer
-			if err := rung.Run(context.Background(), c, rung.Build{Commit: "abc"}, &out); err != nil {
-				t.Fatal(err)
+			r := rungtest.MustRun(t, c)
+			if want := "path=" + string(p) + "/format=json/batch=512/brokers=3/alloc=go/crc=off/aa=a"; r.Name != want {
+				t.Errorf("name %q, want %q", r.Name, want)
 			}
-			name, iters, ms, cfg, err := results.ParseBench(out.Bytes())
-			if err != nil {
-				t.Fatalf("%v\n%s", err, out.String())
+			if r.Iters != records {
+				t.Errorf("iters %d, want %d", r.Iters, records)
 			}
-			if want := "path=" + string(p) + "/format=json/batch=512/brokers=3/alloc=go/crc=off/aa=a"; name != want {
-				t.Errorf("name %q, want %q", name, want)
-			}
-			if iters != records {
-				t.Errorf("iters %d, want %d", iters, records)
-			}
-			got := map[string]float64{}
-			for _, m := range ms {
-				got[m.Unit] = m.Value
-			}
+			got := r.Units()
 			for _, u := range []string{"rec/s", "MB/s", "ns/rec", "cpu-ns/rec", "B/rec", "allocs/rec", "peak-RSS-MB", "startup-ms", "window-ms"} {
 				if v, ok := got[u]; !ok || v < 0 || (u == "rec/s" && v <= 0) {
 					t.Errorf("metric %s = %v (present %v)", u, v, ok)
@@ -123,8 +112,8 @@ func TestRunPrintsBenchfmtPerPath(t *testing.T) {
 			if _, ok := got["rec/crossing"]; ok != (p == consume.PathFast) {
 				t.Errorf("rec/crossing present=%v for path %s", ok, p)
 			}
-			if cfg["commit"] != "abc" || cfg["goos"] == "" || cfg["alloc-version"] == "" {
-				t.Errorf("config %v", cfg)
+			if r.Config["commit"] != rungtest.Build.Commit || r.Config["goos"] == "" || r.Config["alloc-version"] == "" {
+				t.Errorf("config %v", r.Config)
 			}
 		})
 	}
@@ -140,23 +129,19 @@ func TestCompressedCorpusOnEveryPath(t *testing.T) {
 			t.Run(codec+"/"+string(p), func(t *testing.T) {
 				c := testCell(t)
 				c.Path, c.Compression, c.Topic = string(p), codec, c.Topic+"-"+codec
-				var out bytes.Buffer
-				if err := rung.Run(context.Background(), c, rung.Build{}, &out); err != nil {
-					t.Fatal(err)
+				r := rungtest.MustRun(t, c)
+				if r.Iters != records {
+					t.Fatalf("%d records\n%s", r.Iters, r.Out)
 				}
-				name, iters, _, _, err := results.ParseBench(out.Bytes())
-				if err != nil || iters != records {
-					t.Fatalf("%v, %d records\n%s", err, iters, out.String())
-				}
-				if want := "path=" + string(p) + "/format=json/batch=512/brokers=3/alloc=go/crc=off/compression=" + codec; name != want {
-					t.Errorf("name %q, want %q", name, want)
+				if want := "path=" + string(p) + "/format=json/batch=512/brokers=3/alloc=go/crc=off/compression=" + codec; r.Name != want {
+					t.Errorf("name %q, want %q", r.Name, want)
 				}
 			})
 		}
 	}
 	c := testCell(t)
 	c.Compression, c.Topic = cell.CompressionNone, c.Topic+"-"+cell.CompressionLZ4
-	if err := rung.Run(context.Background(), c, rung.Build{}, io.Discard); err == nil || !strings.Contains(err.Error(), "claims compression=none but topic") {
+	if _, err := rungtest.Run(t, c); err == nil || !strings.Contains(err.Error(), "claims compression=none but topic") {
 		t.Errorf("a plain cell on an lz4 corpus: %v", err)
 	}
 }
@@ -180,13 +165,12 @@ func TestRunRefusesFalseClaims(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			c := testCell(t)
 			tc.mod(&c)
-			var out bytes.Buffer
-			err := rung.Run(context.Background(), c, rung.Build{}, &out)
+			r, err := rungtest.Run(t, c)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("error %v, want %q", err, tc.want)
 			}
-			if out.Len() != 0 {
-				t.Errorf("a refused cell printed %q", out.String())
+			if r.Out != "" {
+				t.Errorf("a refused cell printed %q", r.Out)
 			}
 		})
 	}
@@ -202,18 +186,7 @@ func TestCheckpointedCellWithFailure(t *testing.T) {
 	c.Ckpt = time.Hour
 	c.Failures = 3
 	c.CkptDir = t.TempDir()
-	var out bytes.Buffer
-	if err := rung.Run(context.Background(), c, rung.Build{}, &out); err != nil {
-		t.Fatal(err)
-	}
-	_, _, ms, _, err := results.ParseBench(out.Bytes())
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := map[string]float64{}
-	for _, m := range ms {
-		got[m.Unit] = m.Value
-	}
+	got := rungtest.MustRun(t, c).Units()
 	if got[results.UnitLostRec] != 0 || got[results.UnitDupRec] != 0 || got["failures"] != 3 || got["ckpts-forced"] != 3 {
 		t.Errorf("figures %v", got)
 	}

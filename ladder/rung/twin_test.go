@@ -1,15 +1,12 @@
 package rung_test
 
 import (
-	"bytes"
-	"context"
-	"io"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/fastpathlab/fplab/cell"
-	"github.com/fastpathlab/fplab/ladder/rung"
+	"github.com/fastpathlab/fplab/ladder/rung/rungtest"
 	"github.com/fastpathlab/fplab/results"
 	"github.com/fastpathlab/fplab/source/consume"
 )
@@ -22,21 +19,17 @@ func TestTwinCells(t *testing.T) {
 		t.Run(string(p), func(t *testing.T) {
 			c := testCell(t)
 			c.Path, c.Decoder = string(p), cell.DecoderNone
-			var out bytes.Buffer
-			if err := rung.Run(context.Background(), c, rung.Build{}, &out); err != nil {
-				t.Fatal(err)
+			r := rungtest.MustRun(t, c)
+			if r.Iters != records || !strings.HasSuffix(r.Name, "/decoder=none") {
+				t.Fatalf("%q, %d records\n%s", r.Name, r.Iters, r.Out)
 			}
-			name, iters, metrics, _, err := results.ParseBench(out.Bytes())
-			if err != nil || iters != records || !strings.HasSuffix(name, "/decoder=none") {
-				t.Fatalf("%v: %q, %d records\n%s", err, name, iters, out.String())
-			}
-			if !slices.ContainsFunc(metrics, func(m results.Metric) bool { return m.Unit == results.UnitRecPerSec && m.Value > 0 }) {
-				t.Errorf("no rec/s in %v", metrics)
+			if !slices.ContainsFunc(r.Metrics, func(m results.Metric) bool { return m.Unit == results.UnitRecPerSec && m.Value > 0 }) {
+				t.Errorf("no rec/s in %v", r.Metrics)
 			}
 			// A twin claiming a corpus other than the topic's fails on its
 			// count, though it verifies no row.
 			c.Records = records - 1
-			err = rung.Run(context.Background(), c, rung.Build{}, io.Discard)
+			_, err := rungtest.Run(t, c)
 			if err == nil || !strings.Contains(err.Error(), "read 6000 verified records, the corpus holds 5999") {
 				t.Errorf("twin on the wrong corpus count: %v", err)
 			}
@@ -44,7 +37,7 @@ func TestTwinCells(t *testing.T) {
 	}
 	c := testCell(t)
 	c.Path, c.Decoder = cell.PathRowwise, cell.DecoderNone
-	if err := rung.Run(context.Background(), c, rung.Build{}, io.Discard); err == nil || !strings.Contains(err.Error(), "decoder none") {
+	if _, err := rungtest.Run(t, c); err == nil || !strings.Contains(err.Error(), "decoder none") {
 		t.Errorf("rowwise with decoder=none: %v", err)
 	}
 }

@@ -6,9 +6,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 
-	"github.com/fastpathlab/fplab/cell"
-	"github.com/fastpathlab/fplab/clusters"
-	"github.com/fastpathlab/fplab/ladder/rungargs"
 	"github.com/fastpathlab/fplab/source/consume"
 	"github.com/fastpathlab/fplab/workloads"
 )
@@ -103,23 +100,23 @@ func (v *verifier) check(b *consume.Batch) error {
 func (v *verifier) positions(b *consume.Batch) (uint64, error) {
 	n := int(b.Rec.NumRows())
 	if n != len(b.Partitions) || n != len(b.Offsets) {
-		return 0, fmt.Errorf("rung: batch %d has %d rows but %d positions", v.batches, n, len(b.Partitions))
+		return 0, fmt.Errorf("batch %d has %d rows but %d positions", v.batches, n, len(b.Partitions))
 	}
 	if v.short {
-		return 0, fmt.Errorf("rung: batch %d follows a short batch (only the last may be short)", v.batches)
+		return 0, fmt.Errorf("batch %d follows a short batch (only the last may be short)", v.batches)
 	}
 	if n > v.batch || n == 0 {
-		return 0, fmt.Errorf("rung: batch %d has %d rows (batch size %d)", v.batches, n, v.batch)
+		return 0, fmt.Errorf("batch %d has %d rows (batch size %d)", v.batches, n, v.batch)
 	}
 	v.short = n < v.batch
 	var want uint64
 	for i, p := range b.Partitions {
 		id, err := v.index(p, b.Offsets[i])
 		if err != nil {
-			return 0, fmt.Errorf("rung: batch %d row %d: %w", v.batches, i, err)
+			return 0, fmt.Errorf("batch %d row %d: %w", v.batches, i, err)
 		}
 		if b.Offsets[i] <= v.last[p] {
-			return 0, fmt.Errorf("rung: batch %d row %d: partition %d offset %d after offset %d (out of order or repeated)", v.batches, i, p, b.Offsets[i], v.last[p])
+			return 0, fmt.Errorf("batch %d row %d: partition %d offset %d after offset %d (out of order or repeated)", v.batches, i, p, b.Offsets[i], v.last[p])
 		}
 		v.last[p] = b.Offsets[i]
 		want += v.expected[id]
@@ -155,11 +152,11 @@ func (v *verifier) checkTwin(b *consume.Batch) error {
 	n := len(b.Partitions)
 	switch {
 	case n != len(b.Offsets):
-		return fmt.Errorf("rung: batch %d has %d partitions but %d offsets", v.batches, n, len(b.Offsets))
+		return fmt.Errorf("batch %d has %d partitions but %d offsets", v.batches, n, len(b.Offsets))
 	case v.short:
-		return fmt.Errorf("rung: batch %d follows a short batch (only the last may be short)", v.batches)
+		return fmt.Errorf("batch %d follows a short batch (only the last may be short)", v.batches)
 	case n > v.batch || n == 0:
-		return fmt.Errorf("rung: batch %d has %d rows (batch size %d)", v.batches, n, v.batch)
+		return fmt.Errorf("batch %d has %d rows (batch size %d)", v.batches, n, v.batch)
 	}
 	v.short = n < v.batch
 	v.split = append(v.split[:0], b.Split...)
@@ -198,16 +195,16 @@ func (v *verifier) checkEnd(st consume.Stats, start, stop []int64) error {
 	}
 	switch {
 	case v.rows != int64(want.Records):
-		return fmt.Errorf("rung: read %d verified records, the corpus holds %d committed records in the range", v.rows, want.Records)
+		return fmt.Errorf("read %d verified records, the corpus holds %d committed records in the range", v.rows, want.Records)
 	case v.twin && v.layout.Shape().Nulls > 0 && st.Nulls != int64(want.Nulls):
-		return fmt.Errorf("rung: %d tombstones counted by the reader, the corpus holds %d", st.Nulls, want.Nulls)
+		return fmt.Errorf("%d tombstones counted by the reader, the corpus holds %d", st.Nulls, want.Nulls)
 	case !v.twin && v.layout.Shape().Nulls > 0 && (v.nulls != int64(want.Nulls) || st.Nulls != int64(want.Nulls)):
-		return fmt.Errorf("rung: %d tombstone rows verified and %d counted by the reader, the corpus holds %d", v.nulls, st.Nulls, want.Nulls)
+		return fmt.Errorf("%d tombstone rows verified and %d counted by the reader, the corpus holds %d", v.nulls, st.Nulls, want.Nulls)
 	}
 	if v.batches > 0 {
 		for p := range v.partitions {
 			if v.split[p] != stop[p] {
-				return fmt.Errorf("rung: partition %d ends at split position %d, want the stop %d", p, v.split[p], stop[p])
+				return fmt.Errorf("partition %d ends at split position %d, want the stop %d", p, v.split[p], stop[p])
 			}
 		}
 	}
@@ -230,13 +227,13 @@ func (v *verifier) mismatch(rec arrow.RecordBatch, k int64, parts []int32, offs 
 	}
 	switch {
 	case bad == 1:
-		return fmt.Errorf("rung: batch %d row %d: the record at partition %d offset %d decodes to values the corpus did not write (corrupt record)",
+		return fmt.Errorf("batch %d row %d: the record at partition %d offset %d decodes to values the corpus did not write (corrupt record)",
 			k, first, parts[first], offs[first])
 	case bad > 1:
-		return fmt.Errorf("rung: batch %d: checksum of decoded columns %016x, corpus says %016x: %d of %d rows differ from the corpus, the first at partition %d offset %d",
+		return fmt.Errorf("batch %d: checksum of decoded columns %016x, corpus says %016x: %d of %d rows differ from the corpus, the first at partition %d offset %d",
 			k, got, want, bad, len(parts), parts[first], offs[first])
 	}
-	return fmt.Errorf("rung: batch %d: checksum of decoded columns %016x, corpus says %016x", k, got, want)
+	return fmt.Errorf("batch %d: checksum of decoded columns %016x, corpus says %016x", k, got, want)
 }
 
 // checkParsed fails the cell when a record of the corpus did not decode,
@@ -247,66 +244,9 @@ func checkParsed(st consume.Stats) error {
 		return nil
 	}
 	if f := st.FirstParseFailure; f != nil {
-		return fmt.Errorf("rung: %d record(s) of the corpus do not decode; the first: %w", st.ParseFailures, f)
+		return fmt.Errorf("%d record(s) of the corpus do not decode; the first: %w", st.ParseFailures, f)
 	}
-	return fmt.Errorf("rung: %d parse failures on a valid corpus", st.ParseFailures)
-}
-
-// checkClaims fails the cell when what the reader proves differs from what
-// the cell claims, or when it did not read the whole corpus.
-func checkClaims(c *rungargs.Cell, st consume.Stats, as consume.Assertions, v *verifier) error {
-	if err := checkParsed(st); err != nil {
-		return err
-	}
-	start, stop := v.layout.Bounds()
-	if err := v.checkEnd(st, start, stop); err != nil {
-		return err
-	}
-	return checkPath(c, st, as)
-}
-
-// checkPath fails the cell when the reader is not the path, or does not run
-// with the check.crcs, the cell claims.
-func checkPath(c *rungargs.Cell, st consume.Stats, as consume.Assertions) error {
-	if err := checkParsed(st); err != nil {
-		return err
-	}
-	if as.CheckCRCs != c.CRC {
-		return fmt.Errorf("rung: cell claims check.crcs=%v but the client runs with %v (%s)", c.CRC, as.CheckCRCs, as.CheckCRCsSource)
-	}
-	var ok bool
-	switch c.Value(cell.Decoder) {
-	case cell.DecoderLab:
-		ok = as.Decoder == consume.DecoderLab
-	case cell.DecoderNone:
-		ok = as.Decoder == consume.DecoderNone
-	default: // stock: a library's name and version
-		ok = as.Decoder != "" && as.Decoder != consume.DecoderLab && as.Decoder != consume.DecoderNone
-	}
-	if !ok {
-		return fmt.Errorf("rung: cell claims decoder=%s but the reader decodes with %q", c.Value(cell.Decoder), as.Decoder)
-	}
-	switch consume.Path(c.Path) {
-	case consume.PathFast:
-		// One crossing per drain: a bulk drain moves many records per
-		// crossing. Demand at least min(batch, 16) on average, which a
-		// per-record fallback (1 per crossing) cannot meet.
-		need := int64(16)
-		if int64(c.Batch) < need {
-			need = int64(c.Batch)
-		}
-		if st.NonEmpty == 0 || st.Records/st.NonEmpty < need {
-			return fmt.Errorf("rung: path=fast made %d non-empty crossings for %d records (< %d records per crossing): not a bulk drain", st.NonEmpty, st.Records, need)
-		}
-		if st.Polls != 0 {
-			return fmt.Errorf("rung: path=fast called Poll %d times", st.Polls)
-		}
-	case consume.PathRowwise, consume.PathShallow:
-		if st.Polls < st.Records || st.Crossings != 0 {
-			return fmt.Errorf("rung: path=%s made %d polls and %d drains for %d records: not per-record Poll", c.Path, st.Polls, st.Crossings, st.Records)
-		}
-	}
-	return nil
+	return fmt.Errorf("%d parse failures on a valid corpus", st.ParseFailures)
 }
 
 // verifyingReader checks every batch against the corpus on its way to a
@@ -332,53 +272,4 @@ func (r *verifyingReader) Next(ctx context.Context) (*consume.Batch, error) {
 		return nil, err
 	}
 	return b, nil
-}
-
-// checkBrokers checks the cell's broker count against the cluster's
-// metadata and returns the cluster the cell reads.
-func checkBrokers(ctx context.Context, c *rungargs.Cell) (clusters.Cluster, error) {
-	cl := clusters.Cluster{Bootstrap: c.Bootstrap, Props: c.Props}
-	brokers, err := clusters.BrokerCount(ctx, cl)
-	if err != nil {
-		return cl, err
-	}
-	if brokers != c.Brokers {
-		return cl, fmt.Errorf("rung: cell claims brokers=%d but cluster metadata lists %d", c.Brokers, brokers)
-	}
-	return cl, nil
-}
-
-// checkCountedTopic is a reference cell's claims (cell.CountingPath: it
-// counts records and verifies none), checked before it reads: the cluster's
-// broker count, a topic holding exactly the corpus in the cell's
-// partitions, and the stored codec. Its count is then checked against the
-// corpus by the runner.
-func checkCountedTopic(ctx context.Context, c *rungargs.Cell) error {
-	cl, err := checkBrokers(ctx, c)
-	if err != nil {
-		return err
-	}
-	ready, err := clusters.TopicReady(ctx, cl, c.Topic, c.Partitions, c.Records)
-	if err != nil {
-		return err
-	}
-	if !ready {
-		return fmt.Errorf("rung: topic %q does not hold the %d-record corpus in %d partitions", c.Topic, c.Records, c.Partitions)
-	}
-	return checkCompression(ctx, cl, c)
-}
-
-// checkCompression reads back the codec the corpus's batches are stored
-// with (clusters.StoredCompression) and fails the cell unless it is the
-// one the cell claims: a compression cell measured on a plain corpus, or
-// the reverse, would report another shape's throughput.
-func checkCompression(ctx context.Context, cl clusters.Cluster, c *rungargs.Cell) error {
-	got, err := clusters.StoredCompression(ctx, cl, c.Topic, c.Partitions)
-	if err != nil {
-		return fmt.Errorf("rung: %w", err)
-	}
-	if want := c.Value(cell.Compression); got != want {
-		return fmt.Errorf("rung: cell claims compression=%s but topic %s is stored with %s", want, c.Topic, got)
-	}
-	return nil
 }

@@ -1,7 +1,6 @@
 package rung_test
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"strings"
@@ -10,7 +9,7 @@ import (
 	"time"
 
 	"github.com/fastpathlab/fplab/clusters"
-	"github.com/fastpathlab/fplab/ladder/rung"
+	"github.com/fastpathlab/fplab/ladder/rung/rungtest"
 	"github.com/fastpathlab/fplab/source/consume"
 	"github.com/fastpathlab/fplab/workloads"
 )
@@ -40,14 +39,15 @@ func TestCorruptRecordNamesItsPosition(t *testing.T) {
 	}
 	for _, p := range []consume.Path{consume.PathFast, consume.PathRowwise} {
 		c.Path = string(p)
-		var out bytes.Buffer
-		err := rung.Run(ctx, c, rung.Build{}, &out)
-		want := "rung: 1 record(s) of the corpus do not decode; the first: source: record at partition 1 offset 1000 does not decode"
-		if err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("path=%s: err = %v\nwant it to contain %q", p, err, want)
+		r, err := rungtest.Run(t, c)
+		// The first failure is source's, wrapped (its own wording after
+		// "the first: ").
+		want, pos := "1 record(s) of the corpus do not decode; the first: ", "record at partition 1 offset 1000 does not decode"
+		if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), pos) {
+			t.Errorf("path=%s: err = %v\nwant it to contain %q and %q", p, err, want, pos)
 		}
-		if out.Len() != 0 {
-			t.Errorf("path=%s: a failed cell wrote %q", p, out.String())
+		if r.Out != "" {
+			t.Errorf("path=%s: a failed cell wrote %q", p, r.Out)
 		}
 	}
 }
@@ -72,7 +72,7 @@ func TestWrongRecordNamesItsPosition(t *testing.T) {
 	if _, err := clusters.Load(ctx, clusters.Cluster{Bootstrap: c.Bootstrap}, c.Topic, parts, records, msg); err != nil {
 		t.Fatal(err)
 	}
-	err := rung.Run(ctx, c, rung.Build{}, &bytes.Buffer{})
+	_, err := rungtest.Run(t, c)
 	want := "the record at partition 1 offset 1000 decodes to values the corpus did not write (corrupt record)"
 	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("err = %v\nwant it to contain %q", err, want)

@@ -114,7 +114,7 @@ func (c *Cell) Args() []string {
 func (c *Cell) Validate() error {
 	for _, k := range cell.Axes() {
 		if known := cell.Values(k); known != nil && !slices.Contains(known, c.Value(k)) {
-			return fmt.Errorf("rungargs: unknown %s %q (want %s)", k, c.Value(k), strings.Join(known, ", "))
+			return fmt.Errorf("unknown %s %q (want %s)", k, c.Value(k), strings.Join(known, ", "))
 		}
 	}
 	for _, n := range []struct {
@@ -122,46 +122,46 @@ func (c *Cell) Validate() error {
 		v   int
 	}{{cell.Batch, c.Batch}, {cell.Brokers, c.Brokers}} {
 		if n.v <= 0 {
-			return fmt.Errorf("rungargs: %s must be > 0, got %d", n.key, n.v)
+			return fmt.Errorf("%s must be > 0, got %d", n.key, n.v)
 		}
 	}
 	// The rest of the name (aa, fault, ckpt) is checked by the one decoder.
 	if _, err := cell.Parse(c.Name()); err != nil {
-		return fmt.Errorf("rungargs: %w", err)
+		return err
 	}
 	switch {
 	case c.Records <= 0:
-		return fmt.Errorf("rungargs: records must be > 0, got %d", c.Records)
+		return fmt.Errorf("records must be > 0, got %d", c.Records)
 	case c.Partitions <= 0:
-		return fmt.Errorf("rungargs: partitions must be > 0, got %d", c.Partitions)
+		return fmt.Errorf("partitions must be > 0, got %d", c.Partitions)
 	case len(c.Bootstrap) == 0:
-		return fmt.Errorf("rungargs: no bootstrap servers")
+		return fmt.Errorf("no bootstrap servers")
 	case c.Topic == "":
-		return fmt.Errorf("rungargs: no topic")
+		return fmt.Errorf("no topic")
 	case c.Timeout <= 0:
-		return fmt.Errorf("rungargs: timeout must be > 0")
+		return fmt.Errorf("timeout must be > 0")
 	case c.Failures < 0:
-		return fmt.Errorf("rungargs: failures must be >= 0, got %d", c.Failures)
+		return fmt.Errorf("failures must be >= 0, got %d", c.Failures)
 	case c.Failures > 0 && c.Ckpt <= 0:
-		return fmt.Errorf("rungargs: failures need checkpoints (a checkpoint interval > 0)")
+		return fmt.Errorf("failures need checkpoints (a checkpoint interval > 0)")
 	case c.Role != "" && c.Role != RoleReader:
-		return fmt.Errorf("rungargs: unknown role %q", c.Role)
+		return fmt.Errorf("unknown role %q", c.Role)
 	case c.Role == RoleReader && c.CkptDir == "":
-		return fmt.Errorf("rungargs: a reader needs --ckpt-dir")
+		return fmt.Errorf("a reader needs --ckpt-dir")
 	case cell.CountingPath(c.Path) && c.Ckpt > 0 && c.Path != cell.PathFlink:
-		return fmt.Errorf("rungargs: path=%s cannot checkpoint (it only counts records)", c.Path)
+		return fmt.Errorf("path=%s cannot checkpoint (it only counts records)", c.Path)
 	case c.Path == cell.PathFlink && c.Failures > 0:
-		return fmt.Errorf("rungargs: path=flink cannot have its reader killed (Flink checkpoints on its own)")
+		return fmt.Errorf("path=flink cannot have its reader killed (Flink checkpoints on its own)")
 	case cell.CountingPath(c.Path) && c.FaultSocket != "":
-		return fmt.Errorf("rungargs: path=%s cannot take a mid-cell broker kill (use a Go path)", c.Path)
+		return fmt.Errorf("path=%s cannot take a mid-cell broker kill (use a Go path)", c.Path)
 	case cell.CountingPath(c.Path) && !saslOnly(c.Props):
-		return fmt.Errorf("rungargs: path=%s takes no cluster props but SASL/PLAIN credentials (the others are librdkafka names)", c.Path)
+		return fmt.Errorf("path=%s takes no cluster props but SASL/PLAIN credentials (the others are librdkafka names)", c.Path)
 	case c.Decoder == cell.DecoderNone && c.Ckpt > 0:
-		return fmt.Errorf("rungargs: decoder=none cannot checkpoint (its batches carry no rows to stage)")
+		return fmt.Errorf("decoder=none cannot checkpoint (its batches carry no rows to stage)")
 	case c.FaultSocket != "" && c.Ckpt > 0:
-		return fmt.Errorf("rungargs: a broker kill cell cannot also checkpoint")
+		return fmt.Errorf("a broker kill cell cannot also checkpoint")
 	case (c.Fault != "") != (c.FaultSocket != ""):
-		return fmt.Errorf("rungargs: fault=%s needs a --fault-socket and a --fault-socket needs fault=%s", cell.FaultKill, cell.FaultKill)
+		return fmt.Errorf("fault=%s needs a --fault-socket and a --fault-socket needs fault=%s", cell.FaultKill, cell.FaultKill)
 	}
 	return checkNotRedacted(c.Props)
 }

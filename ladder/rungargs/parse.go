@@ -80,27 +80,27 @@ func Decode(args []string, usage io.Writer) (Cell, error) {
 			fs.SetOutput(usage)
 			fs.PrintDefaults()
 		}
-		return Cell{}, fmt.Errorf("rungargs: %w", err)
+		return Cell{}, err
 	}
 	if fs.NArg() > 0 {
-		return Cell{}, fmt.Errorf("rungargs: unexpected argument %q", fs.Arg(0))
+		return Cell{}, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
 	for _, k := range shapeKeys {
 		if err := c.Set(k, *shape[k]); err != nil {
-			return Cell{}, fmt.Errorf("rungargs: --%w", err)
+			return Cell{}, fmt.Errorf("--%w", err)
 		}
 	}
 	switch *crc {
 	case cell.On, cell.Off:
 		c.CRC = *crc == cell.On
 	default:
-		return Cell{}, fmt.Errorf("rungargs: --crc must be on or off, got %q", *crc)
+		return Cell{}, fmt.Errorf("--crc must be on or off, got %q", *crc)
 	}
 	switch *prof {
 	case cell.On, cell.Off, "":
 		c.Prof = *prof == cell.On
 	default:
-		return Cell{}, fmt.Errorf("rungargs: --prof must be on or off, got %q", *prof)
+		return Cell{}, fmt.Errorf("--prof must be on or off, got %q", *prof)
 	}
 	pm, err := cell.ParseProps(props)
 	if err != nil {

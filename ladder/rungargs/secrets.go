@@ -38,14 +38,14 @@ func SecretPipe(secrets map[string]string) ([]*os.File, error) {
 	}
 	data, err := json.Marshal(secrets)
 	if err != nil {
-		return nil, fmt.Errorf("rungargs: encode secret props: %w", err)
+		return nil, fmt.Errorf("encode secret props: %w", err)
 	}
 	if len(data) > maxSecrets {
-		return nil, fmt.Errorf("rungargs: secret props take %d bytes, more than the %d a child reads", len(data), maxSecrets)
+		return nil, fmt.Errorf("secret props take %d bytes, more than the %d a child reads", len(data), maxSecrets)
 	}
 	r, w, err := os.Pipe()
 	if err != nil {
-		return nil, fmt.Errorf("rungargs: secrets pipe: %w", err)
+		return nil, fmt.Errorf("secrets pipe: %w", err)
 	}
 	go func() {
 		_, _ = w.Write(data)
@@ -61,24 +61,24 @@ func readSecrets(fd int) (map[string]string, error) {
 	// fd free, or in use by this process's runtime: check before taking it.
 	var st syscall.Stat_t
 	if err := syscall.Fstat(fd, &st); err != nil {
-		return nil, fmt.Errorf("rungargs: --secrets-fd %d was not passed (no open pipe there): %w", fd, err)
+		return nil, fmt.Errorf("--secrets-fd %d was not passed (no open pipe there): %w", fd, err)
 	}
 	if st.Mode&syscall.S_IFMT != syscall.S_IFIFO {
-		return nil, fmt.Errorf("rungargs: --secrets-fd %d was not passed (no open pipe there)", fd)
+		return nil, fmt.Errorf("--secrets-fd %d was not passed (no open pipe there)", fd)
 	}
 	f := os.NewFile(uintptr(fd), "secrets")
 	defer f.Close()
 	data, err := io.ReadAll(io.LimitReader(f, maxSecrets+1))
 	if err != nil {
-		return nil, fmt.Errorf("rungargs: --secrets-fd %d (the parent passes secret cluster props on it): %w", fd, err)
+		return nil, fmt.Errorf("--secrets-fd %d (the parent passes secret cluster props on it): %w", fd, err)
 	}
 	if len(data) > maxSecrets {
-		return nil, fmt.Errorf("rungargs: --secrets-fd %d holds more than %d bytes", fd, maxSecrets)
+		return nil, fmt.Errorf("--secrets-fd %d holds more than %d bytes", fd, maxSecrets)
 	}
 	var m map[string]string
 	if err := json.Unmarshal(data, &m); err != nil || m == nil {
 		// The JSON error could quote a character of a secret.
-		return nil, fmt.Errorf("rungargs: --secrets-fd %d does not hold a JSON object of strings (%d bytes)", fd, len(data))
+		return nil, fmt.Errorf("--secrets-fd %d does not hold a JSON object of strings (%d bytes)", fd, len(data))
 	}
 	return m, nil
 }
@@ -91,7 +91,7 @@ func mergeSecrets(props, secrets map[string]string) (map[string]string, error) {
 	}
 	for k, v := range secrets {
 		if _, dup := props[k]; dup {
-			return nil, fmt.Errorf("rungargs: cluster prop %q given both as --cluster-prop and on --secrets-fd", k)
+			return nil, fmt.Errorf("cluster prop %q given both as --cluster-prop and on --secrets-fd", k)
 		}
 		props[k] = v
 	}
@@ -104,7 +104,7 @@ func mergeSecrets(props, secrets map[string]string) (map[string]string, error) {
 func checkNotRedacted(props map[string]string) error {
 	for _, k := range sortedKeys(props) {
 		if props[k] == cell.Redacted && cell.IsSecretKey(k) {
-			return fmt.Errorf("rungargs: cluster prop %s is %q, the placeholder a run directory keeps instead of the secret: pass the secret itself", k, cell.Redacted)
+			return fmt.Errorf("cluster prop %s is %q, the placeholder a run directory keeps instead of the secret: pass the secret itself", k, cell.Redacted)
 		}
 	}
 	return nil

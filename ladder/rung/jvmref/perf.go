@@ -1,4 +1,4 @@
-package rung
+package jvmref
 
 import (
 	"bytes"
@@ -12,8 +12,10 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/fastpathlab/fplab/cell"
 	"github.com/fastpathlab/fplab/clusters/kafka"
 	"github.com/fastpathlab/fplab/internal/oneline"
+	"github.com/fastpathlab/fplab/ladder/rung"
 	"github.com/fastpathlab/fplab/ladder/rungargs"
 	"github.com/fastpathlab/fplab/results"
 )
@@ -21,28 +23,30 @@ import (
 // javaHeap is the consumer JVM's heap, as kafka-consumer-perf-test.sh sets it.
 const javaHeap = "-Xmx512M"
 
-// runJavaPerf measures path=java-perf: Kafka's kafka-consumer-perf-test
+func init() { rung.Register(cell.PathJavaPerf, runPerf) }
+
+// runPerf measures path=java-perf: Kafka's kafka-consumer-perf-test
 // with its defaults. ConsumerPerformance in a child
 // JVM reads --messages <corpus count> from the topic; the count it reports
 // must equal the corpus count, and the topic must hold exactly the corpus,
 // so the whole corpus was read. The window is the tool's fetch time (from
 // partition assignment to the last record); start-up is JVM start plus
 // group join.
-func runJavaPerf(ctx context.Context, c *rungargs.Cell, b Build, w io.Writer) error {
+func runPerf(ctx context.Context, c *rungargs.Cell, b rung.Build, w io.Writer) error {
 	dist := kafka.DistDir()
 	if err := kafka.CheckDist(dist); err != nil {
-		return fmt.Errorf("rung: path=java-perf: %w", err)
+		return fmt.Errorf("path=java-perf: %w", err)
 	}
 	java, err := kafka.FindJava()
 	if err != nil {
-		return fmt.Errorf("rung: path=java-perf: %w", err)
+		return fmt.Errorf("path=java-perf: %w", err)
 	}
-	if err := checkCountedTopic(ctx, c); err != nil {
+	if err := rung.CheckCountedTopic(ctx, c); err != nil {
 		return err
 	}
 	dir, err := os.MkdirTemp("", "fplab-java-")
 	if err != nil {
-		return fmt.Errorf("rung: %w", err)
+		return err
 	}
 	defer os.RemoveAll(dir)
 	cfg := filepath.Join(dir, "consumer.properties")
@@ -52,7 +56,7 @@ func runJavaPerf(ctx context.Context, c *rungargs.Cell, b Build, w io.Writer) er
 	}
 	props := fmt.Sprintf("check.crcs=%v\nenable.metrics.push=false\n%s", c.CRC, sec)
 	if err := os.WriteFile(cfg, []byte(props), 0o600); err != nil {
-		return fmt.Errorf("rung: %w", err)
+		return err
 	}
 	argv := []string{
 		javaHeap, "-XX:+UseG1GC", "-XX:MaxGCPauseMillis=20", "-XX:InitiatingHeapOccupancyPercent=35",
@@ -61,7 +65,7 @@ func runJavaPerf(ctx context.Context, c *rungargs.Cell, b Build, w io.Writer) er
 		"--bootstrap-server", strings.Join(c.Bootstrap, ","), "--topic", c.Topic,
 		"--messages", fmt.Sprint(c.Records), "--consumer.config", cfg,
 		"--group", fmt.Sprintf("fplab-java-%d", time.Now().UnixNano()),
-		"--timeout", fmt.Sprint(stallTimeout(c.Timeout).Milliseconds()),
+		"--timeout", fmt.Sprint(rung.StallTimeout(c.Timeout).Milliseconds()),
 		"--date-format", perfDateFormat,
 	}
 	cmd := exec.CommandContext(ctx, java, argv...)
@@ -76,38 +80,38 @@ func runJavaPerf(ctx context.Context, c *rungargs.Cell, b Build, w io.Writer) er
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	}
 	if ctx.Err() != nil {
-		return fmt.Errorf("rung: java consumer did not finish within the cell's timeout")
+		return fmt.Errorf("java consumer did not finish within the cell's timeout")
 	}
 	if err != nil {
-		return fmt.Errorf("rung: java consumer: %v: %s", err, oneline.Of(lastLines(out.String(), 3)))
+		return fmt.Errorf("java consumer: %w: %s", err, oneline.Of(lastLines(out.String(), 3)))
 	}
 	r, err := parsePerf(out.String())
 	if err != nil {
 		return err
 	}
 	if r.Messages != int64(c.Records) {
-		return fmt.Errorf("rung: java consumer read %d records, corpus has %d", r.Messages, c.Records)
+		return fmt.Errorf("java consumer read %d records, corpus has %d", r.Messages, c.Records)
 	}
 	if r.FetchMs <= 0 {
-		return fmt.Errorf("rung: java consumer reports an empty fetch window (%d records in under 1 ms)", r.Messages)
+		return fmt.Errorf("java consumer reports an empty fetch window (%d records in under 1 ms)", r.Messages)
 	}
 	ru, _ := cmd.ProcessState.SysUsage().(*syscall.Rusage)
 	recs := float64(r.Messages)
 	secs := float64(r.FetchMs) / 1e3
 	startup := r.Start.Sub(t0) + time.Duration(r.RebalanceMs)*time.Millisecond
-	figs := []metric{
-		{recs / secs, results.UnitRecPerSec},
-		{r.MB * (1 << 20) / 1e6 / secs, results.UnitMBPerSec},
-		{float64(r.FetchMs) * 1e6 / recs, results.UnitNsPerRec},
+	figs := []results.Metric{
+		{Value: recs / secs, Unit: results.UnitRecPerSec},
+		{Value: r.MB * (1 << 20) / 1e6 / secs, Unit: results.UnitMBPerSec},
+		{Value: float64(r.FetchMs) * 1e6 / recs, Unit: results.UnitNsPerRec},
 	}
 	if ru != nil {
 		cpu := time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 		figs = append(figs,
-			metric{float64(cpu.Nanoseconds()) / recs, "proc-cpu-ns/rec"},
-			metric{float64(ru.Maxrss) / 1024, results.UnitPeakRSSMB})
+			results.Metric{Value: float64(cpu.Nanoseconds()) / recs, Unit: "proc-cpu-ns/rec"},
+			results.Metric{Value: float64(ru.Maxrss) / 1024, Unit: results.UnitPeakRSSMB})
 	}
-	figs = append(figs, metric{ms(startup), results.UnitStartupMs}, metric{float64(r.FetchMs), results.UnitWindowMs})
-	return writeResult(w, c, b, "kafka-clients "+kafka.Version+" (ConsumerPerformance)", r.Messages, figs)
+	figs = append(figs, results.Metric{Value: ms(startup), Unit: results.UnitStartupMs}, results.Metric{Value: float64(r.FetchMs), Unit: results.UnitWindowMs})
+	return rung.WriteResult(w, c, b, "kafka-clients "+kafka.Version+" (ConsumerPerformance)", r.Messages, figs)
 }
 
 // lastLines returns the last n non-empty lines of s.
@@ -122,31 +126,4 @@ func lastLines(s string, n int) string {
 		keep = keep[len(keep)-n:]
 	}
 	return strings.Join(keep, " | ")
-}
-
-// javaSecurity renders the SASL/PLAIN client properties a cluster with
-// users hands its cells (security.protocol, sasl.mechanism(s),
-// sasl.username, sasl.password, librdkafka's names) as the Java client's
-// (a JAAS line); no props, no lines. Anything else is refused.
-func javaSecurity(props map[string]string) (string, error) {
-	if len(props) == 0 {
-		return "", nil
-	}
-	mech := props["sasl.mechanism"]
-	if mech == "" {
-		mech = props["sasl.mechanisms"]
-	}
-	for k := range props {
-		switch k {
-		case "security.protocol", "sasl.mechanism", "sasl.mechanisms", "sasl.username", "sasl.password":
-		default:
-			return "", fmt.Errorf("rung: path=java: cluster prop %q has no Java client equivalent here (only SASL_PLAINTEXT with PLAIN)", k)
-		}
-	}
-	user, pass := props["sasl.username"], props["sasl.password"]
-	if props["security.protocol"] != "SASL_PLAINTEXT" || mech != "PLAIN" || user == "" ||
-		strings.ContainsAny(user+pass, "\"\\\n") {
-		return "", fmt.Errorf("rung: path=java: only security.protocol=SASL_PLAINTEXT with sasl.mechanism=PLAIN and a plain user and password are translated")
-	}
-	return fmt.Sprintf("security.protocol=SASL_PLAINTEXT\nsasl.mechanism=PLAIN\nsasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required username=\"%s\" password=\"%s\";\n", user, pass), nil
 }

@@ -98,15 +98,15 @@ func rowOf(e Entry, timeout time.Duration, r childResult) results.Row {
 		}
 		return fail(msg)
 	}
-	name, iters, metrics, config, err := results.ParseBench(r.Stdout)
+	b, err := results.ParseBench(r.Stdout)
 	if err != nil {
 		return fail("bad output: " + oneline.Err(err))
 	}
-	if name != row.Cell {
-		return fail(fmt.Sprintf("bad output: child reported cell %s, want %s", name, row.Cell))
+	if b.Name != row.Cell {
+		return fail(fmt.Sprintf("bad output: child reported cell %s, want %s", b.Name, row.Cell))
 	}
-	row.OK, row.Iters, row.Metrics, row.Config = true, iters, metrics, config
-	row.Measured = windowOf(metrics)
+	row.OK, row.Iters, row.Metrics, row.Config = true, b.Iters, b.Metrics, b.Config
+	row.Measured = windowOf(b.Metrics)
 	return row
 }
 

@@ -94,7 +94,7 @@ func (r *runner) execute(ctx context.Context, done map[results.CellRep]bool) (er
 	}
 	for i, e := range todo {
 		if ctx.Err() != nil {
-			return fmt.Errorf("ladder: interrupted after %d of %d child runs; resume with the run directory %s", i, len(todo), r.dir)
+			return fmt.Errorf("interrupted after %d of %d child runs; resume with the run directory %s", i, len(todo), r.dir)
 		}
 		cl := clusters[shapeOf(e.Cell)]
 		topic := topics[groupOf(e.Cell)]
@@ -110,16 +110,16 @@ func (r *runner) execute(ctx context.Context, done map[results.CellRep]bool) (er
 			CPUs:    r.opt.CellCPUs,
 		})
 		if res.Canceled {
-			return fmt.Errorf("ladder: interrupted during %s; resume with the run directory %s", e.Cell.Name(), r.dir)
+			return fmt.Errorf("interrupted during %s; resume with the run directory %s", e.Cell.Name(), r.dir)
 		}
 		row := rowOf(e, r.spec.Timeout, res)
 		if !row.OK {
 			if cause := r.infraCause(ctx, cl, row); cause != nil {
 				if ctx.Err() != nil {
-					return fmt.Errorf("ladder: interrupted during %s; resume with the run directory %s", e.Cell.Name(), r.dir)
+					return fmt.Errorf("interrupted during %s; resume with the run directory %s", e.Cell.Name(), r.dir)
 				}
 				prog.step(time.Now(), e, summary(row)+" (not journaled)")
-				return fmt.Errorf("ladder: %w: %w; stopped after %d of %d child runs: %s failed (%s) and is not journaled; resume with the run directory %s",
+				return fmt.Errorf("%w: %w; stopped after %d of %d child runs: %s failed (%s) and is not journaled; resume with the run directory %s",
 					ErrInfra, cause, i, len(todo), e.Cell.Name(), row.Reason, r.dir)
 			}
 		}
@@ -156,7 +156,7 @@ func (r *runner) journalError(err error) error {
 	if diskFull(err) {
 		cause = "disk full writing the journal"
 	}
-	return fmt.Errorf("ladder: %w: %s: %w; resume with the run directory %s once fixed", ErrInfra, cause, err, r.dir)
+	return fmt.Errorf("%w: %s: %w; resume with the run directory %s once fixed", ErrInfra, cause, err, r.dir)
 }
 
 // needsAuth reports whether a cell of shape sh is case=denied.
@@ -191,9 +191,9 @@ func (r *runner) setUp(ctx context.Context, todo []Entry, prog *progress) (map[S
 				Auth: needsAuth(todo, sh)})
 			if err != nil {
 				if ctx.Err() != nil {
-					return clusters, topics, stop, fmt.Errorf("ladder: interrupted while starting cluster %s; resume with the run directory %s", sh, r.dir)
+					return clusters, topics, stop, fmt.Errorf("interrupted while starting cluster %s; resume with the run directory %s", sh, r.dir)
 				}
-				return clusters, topics, stop, fmt.Errorf("ladder: %w: %w; resume with the run directory %s", ErrInfra, err, r.dir)
+				return clusters, topics, stop, fmt.Errorf("%w: %w; resume with the run directory %s", ErrInfra, err, r.dir)
 			}
 			clusters[sh] = c
 			order = append(order, sh)
@@ -227,19 +227,19 @@ func (r *runner) load(ctx context.Context, cl Cluster, g group) (string, error) 
 		return topic, nil
 	}
 	if ctx.Err() != nil {
-		return "", fmt.Errorf("ladder: interrupted while loading the %s corpus on %s; resume with the run directory %s", g.format, g.shape, r.dir)
+		return "", fmt.Errorf("interrupted while loading the %s corpus on %s; resume with the run directory %s", g.format, g.shape, r.dir)
 	}
 	if lctx.Err() != nil {
 		err = fmt.Errorf("no corpus after %v (Options.LoadTimeout): %w", timeout, err)
 	}
 	if aerr := r.probe(ctx, cl); aerr != nil {
-		return "", fmt.Errorf("ladder: %w: %w; the %s corpus on %s could not be loaded (%v); resume with the run directory %s",
+		return "", fmt.Errorf("%w: %w; the %s corpus on %s could not be loaded (%v); resume with the run directory %s",
 			ErrInfra, aerr, g.format, g.shape, oneline.Err(err), r.dir)
 	}
 	if diskFull(err) {
-		return "", fmt.Errorf("ladder: %w: disk full loading the %s corpus on %s: %w; resume with the run directory %s", ErrInfra, g.format, g.shape, err, r.dir)
+		return "", fmt.Errorf("%w: disk full loading the %s corpus on %s: %w; resume with the run directory %s", ErrInfra, g.format, g.shape, err, r.dir)
 	}
-	return "", fmt.Errorf("ladder: %w: load the %s corpus on %s: %w; resume with the run directory %s", ErrInfra, g.format, g.shape, err, r.dir)
+	return "", fmt.Errorf("%w: load the %s corpus on %s: %w; resume with the run directory %s", ErrInfra, g.format, g.shape, err, r.dir)
 }
 
 // probe is Cluster.Alive within Options.ProbeTimeout.
@@ -280,8 +280,9 @@ func (r *runner) finish(start time.Time, measured time.Duration, prog *progress)
 	if err != nil {
 		errs = append(errs, err)
 	} else {
-		errs = append(errs, writeRaw(r.dir, rows), writeTables(r.dir, rows))
-		if note := noiseNote(rows, r.sch.Calibration); note != "" {
+		x := results.NewIndex(rows)
+		errs = append(errs, writeRaw(r.dir, rows), writeTables(r.dir, x))
+		if note := noiseNote(x, r.sch.Calibration); note != "" {
 			prog.note("%s", note)
 		}
 	}
@@ -294,7 +295,7 @@ func (r *runner) finish(start time.Time, measured time.Duration, prog *progress)
 	for _, e := range errs {
 		if e != nil {
 			if diskFull(e) {
-				return rows, fmt.Errorf("ladder: %w: disk full writing the outputs of %s: %w", ErrInfra, r.dir, e)
+				return rows, fmt.Errorf("%w: disk full writing the outputs of %s: %w", ErrInfra, r.dir, e)
 			}
 			return rows, e
 		}
@@ -315,16 +316,13 @@ func writeRaw(dir string, rows []results.Row) error {
 	path := filepath.Join(dir, results.RawFile)
 	f, err := os.Create(path)
 	if err != nil {
-		return fmt.Errorf("ladder: %v", err)
+		return err
 	}
 	if err := results.WriteRaw(f, rows); err != nil {
 		f.Close()
 		return err
 	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("ladder: %v", err)
-	}
-	return nil
+	return f.Close()
 }
 
 // profiles are where a cell writes its profiles when the run (--profile)

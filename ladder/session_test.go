@@ -94,7 +94,7 @@ func TestRunGoesOnPastFailures(t *testing.T) {
 		ChildEnv: fakeEnv("rowwise=crash,shallow=fail,franz/mimalloc2=hang"),
 	})
 	// The run goes on past every failure and then says it had some.
-	if !errors.Is(err, ErrFailedCells) || !strings.HasPrefix(err.Error(), "ladder: 14 of 28 cell-repetitions failed in "+dir) {
+	if !errors.Is(err, ErrFailedCells) || !strings.HasPrefix(err.Error(), "14 of 28 cell-repetitions failed in "+dir) {
 		t.Fatalf("run with failures: %v", err)
 	}
 	rows := readJournal(t, dir)
@@ -112,7 +112,7 @@ func TestRunGoesOnPastFailures(t *testing.T) {
 				t.Errorf("stderr tail has %d lines, want %d", n, stderrLines)
 			}
 		case strings.HasPrefix(r.Cell, "path=shallow/"):
-			want := "exit status 1: rung: assertion failed: path fast fell back to per-record poll"
+			want := "exit status 1: fplab rung: assertion failed: path fast fell back to per-record poll"
 			if r.OK || r.Reason != want || r.Signal != "" || !strings.Contains(r.StderrTail, "fake rung log line 29") {
 				t.Errorf("failed-assertion row: %+v", r)
 			}
@@ -235,7 +235,7 @@ func TestBadOutputIsFailedRow(t *testing.T) {
 	exe, _ := os.Executable()
 	res := runChild(context.Background(), childCmd{Bin: exe, Args: []string{"rung", "--path", "fast"}, Timeout: 30 * time.Second, Env: fakeEnv("fast=garbage")})
 	row := rowOf(Entry{Cell: cell.Cell{Path: "fast"}}, time.Second, res)
-	if row.OK || !strings.HasPrefix(row.Reason, "bad output: results: child output has no BenchmarkLadder result") {
+	if row.OK || !strings.HasPrefix(row.Reason, "bad output: child output has no BenchmarkLadder result") {
 		t.Errorf("row %+v", row)
 	}
 	res = runChild(context.Background(), childCmd{Bin: filepath.Join(t.TempDir(), "none"), Timeout: time.Second})
@@ -321,7 +321,7 @@ func TestBadInputBeforeAnythingRuns(t *testing.T) {
 	root := t.TempDir()
 	infra := &fakeInfra{}
 	_, err := Run(context.Background(), Options{Spec: s, BinDir: fakeBinDir(t, "go"), Root: root, Infra: infra})
-	if err == nil || !strings.Contains(err.Error(), `(run "make build-mimalloc2")`) || !strings.HasPrefix(err.Error(), "ladder: alloc mimalloc2: binary ") {
+	if err == nil || !strings.Contains(err.Error(), `(run "make build-mimalloc2")`) || !strings.HasPrefix(err.Error(), "alloc mimalloc2: binary ") {
 		t.Errorf("missing binary: %v", err)
 	}
 	if ents, _ := os.ReadDir(root); len(ents) != 0 || len(infra.started) != 0 {
@@ -336,7 +336,7 @@ func TestBadInputBeforeAnythingRuns(t *testing.T) {
 	}
 
 	_, err = Run(context.Background(), Options{Spec: s, BinDir: fakeBinDir(t, "go", "mimalloc2"), Root: root, Infra: infra, CellCPUs: "1-0"})
-	if err == nil || err.Error() != `ladder: bad CPU list "1-0" (want e.g. 0 or 1-3 or 0,2)` {
+	if err == nil || err.Error() != `bad CPU list "1-0" (want e.g. 0 or 1-3 or 0,2)` {
 		t.Errorf("bad cpus: %v", err)
 	}
 

@@ -1,4 +1,4 @@
-package rung
+package jvmref
 
 import (
 	"fmt"
@@ -34,14 +34,14 @@ func parsePerf(out string) (perfResult, error) {
 	lines := strings.Split(out, "\n")
 	for i, l := range lines {
 		if strings.HasPrefix(strings.TrimSpace(l), "WARNING: Exiting before consuming") {
-			return perfResult{}, fmt.Errorf("rung: java consumer: %s", strings.TrimSpace(l))
+			return perfResult{}, fmt.Errorf("java consumer: %s", strings.TrimSpace(l))
 		}
 		if !strings.HasPrefix(strings.TrimSpace(l), perfHeader) || i+1 >= len(lines) {
 			continue
 		}
 		f := strings.Split(lines[i+1], ",")
 		if len(f) != 10 {
-			return perfResult{}, fmt.Errorf("rung: java consumer summary has %d fields, want 10: %q", len(f), strings.TrimSpace(lines[i+1]))
+			return perfResult{}, fmt.Errorf("java consumer summary has %d fields, want 10: %q", len(f), strings.TrimSpace(lines[i+1]))
 		}
 		for j := range f {
 			f[j] = strings.TrimSpace(f[j])
@@ -56,10 +56,10 @@ func parsePerf(out string) (perfResult, error) {
 		r.FetchMs, errs[5] = strconv.ParseInt(f[7], 10, 64)
 		for _, err := range errs {
 			if err != nil {
-				return perfResult{}, fmt.Errorf("rung: java consumer summary %q: %w", strings.TrimSpace(lines[i+1]), err)
+				return perfResult{}, fmt.Errorf("java consumer summary %q: %w", strings.TrimSpace(lines[i+1]), err)
 			}
 		}
 		return r, nil
 	}
-	return perfResult{}, fmt.Errorf("rung: java consumer printed no summary line")
+	return perfResult{}, fmt.Errorf("java consumer printed no summary line")
 }

@@ -1,0 +1,89 @@
+package rung
+
+import (
+	"context"
+	"io"
+
+	"github.com/fastpathlab/fplab/alloc"
+	"github.com/fastpathlab/fplab/cell"
+	"github.com/fastpathlab/fplab/ladder/rungargs"
+	"github.com/fastpathlab/fplab/source/consume"
+	"github.com/fastpathlab/fplab/workloads"
+)
+
+// The Go paths (source/consume: rowwise, shallow, fast, franz) read and
+// decode the corpus in this process, so they share one runner: each batch
+// verified against the corpus, the cell's claims read back.
+func init() {
+	for _, p := range consume.Paths() {
+		Register(string(p), runGoPath)
+	}
+}
+
+// runGoPath measures a cell of a Go path. How depends on the cell's shape,
+// not its path: a checkpointing reader process (role=reader), a
+// checkpointing cell's supervisor (ckpt > 0), a parity case that reads
+// otherwise than start to end, or a plain measured read.
+func runGoPath(ctx context.Context, c *rungargs.Cell, b Build, w io.Writer) error {
+	schema, err := workloads.SchemaByName(c.Schema)
+	if err != nil {
+		return err
+	}
+	codec, err := workloads.NewCodec(workloads.Format(c.Format), schema)
+	if err != nil {
+		return err
+	}
+	corpus := workloads.NewCorpus(schema, codec, c.Seed, c.Records, workloads.CorpusOptsOf(c.Cell)...)
+	layout, err := workloads.NewLayout(c.Seed, c.Records, c.Partitions, workloads.ShapeOf(c.Cell))
+	if err != nil {
+		return err
+	}
+	expected, err := expectedHashes(corpus, c.HashCache)
+	if err != nil {
+		return err
+	}
+	t := &target{corpus: corpus, codec: codec, expected: expected, layout: layout}
+
+	cl, err := checkBrokers(ctx, c)
+	if err != nil {
+		return err
+	}
+	// The supervisor that started a reader checked; a denied cell's user
+	// may not read the topic, which is the point.
+	if c.Role != rungargs.RoleReader && c.Case != cell.CaseDenied {
+		if err := checkCompression(ctx, cl, c); err != nil {
+			return err
+		}
+	}
+
+	mem := &countingAllocator{mem: alloc.Allocator()}
+	switch {
+	case c.Role == rungargs.RoleReader:
+		return runReader(ctx, c, mem, t, w)
+	case c.Ckpt > 0:
+		return runSupervised(ctx, c, b, cl, t, w)
+	case cell.SpecialRead(c.Case):
+		return runCase(ctx, c, b, cl, mem, t, w)
+	}
+	m, err := measure(ctx, c, mem, t)
+	if err != nil {
+		return err
+	}
+	if err := checkBalanced(mem); err != nil {
+		return err
+	}
+	return WriteResult(w, c, b, m.asserts.Client, m.stats.Records, m.metrics())
+}
+
+// target is what a cell reads: the corpus's codec and row hashes (keyed
+// rows' for keys=on), placed in the topic by its layout.
+type target struct {
+	corpus   *workloads.Corpus
+	codec    workloads.Codec
+	expected []uint64
+	layout   *workloads.Layout
+}
+
+func (t *target) verifier(batch int) *verifier {
+	return newVerifier(batch, t.layout, t.corpus.NullHash, t.expected)
+}

@@ -1,0 +1,114 @@
+package jvmref
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/fastpathlab/fplab/clusters/kafka"
+)
+
+// Run runs o with java and the jar, in its own process group that
+// is killed when ctx ends, when the program overruns its timeout by
+// killGrace, and in any case once it has exited (nothing it started
+// outlives it). It returns the parsed result line, checked against
+// o.Records; a non-zero exit is an error carrying the program's one
+// "fplab: ..." stderr line (or its last stderr lines).
+func Run(ctx context.Context, java, jar string, o Opts) (Result, error) {
+	if err := kafka.CheckRefJar(jar); err != nil {
+		return Result{}, err
+	}
+	argv, err := Argv(jar, o)
+	if err != nil {
+		return Result{}, err
+	}
+	// The JVM's temporary files (Flink's MiniCluster unpacks a 21 MB RPC
+	// jar and makes blob and state directories per job) go to a directory
+	// of this run's, removed once it is over: left in /tmp they outlived
+	// the runs and filled the disk.
+	tmp, err := os.MkdirTemp("", "fplab-jvm-")
+	if err != nil {
+		return Result{}, err
+	}
+	defer os.RemoveAll(tmp)
+	argv = append([]string{"-Djava.io.tmpdir=" + tmp}, argv...)
+	ctx, cancel := context.WithTimeout(ctx, o.Timeout+killGrace)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, java, argv...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = 2 * time.Second
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err = cmd.Run()
+	if cmd.Process != nil {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	}
+	what := "java " + string(o.Program)
+	if ctx.Err() != nil {
+		return Result{}, fmt.Errorf("%s did not finish within %v (killed): %s", what, o.Timeout+killGrace, failureLine(stderr.String()))
+	}
+	if err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return Result{}, fmt.Errorf("%s: %w: %s", what, err, failureLine(stderr.String()))
+		}
+		return Result{}, fmt.Errorf("%s: %w", what, err)
+	}
+	r, err := ParseResult(stdout.String())
+	if err != nil {
+		return Result{}, err
+	}
+	if r.Ckpt, err = ParseCkpt(stdout.String()); err != nil {
+		return Result{}, err
+	}
+	if (r.Ckpt != nil) != (o.Checkpoint > 0) {
+		return Result{}, fmt.Errorf("%s: checkpoint interval %v but checkpoint statistics printed: %v", what, o.Checkpoint, r.Ckpt != nil)
+	}
+	if r.Program != o.Program {
+		return Result{}, fmt.Errorf("%s printed the result of program %q", what, r.Program)
+	}
+	if r.Records != int64(o.Records) {
+		return Result{}, fmt.Errorf("%s read %d records, corpus has %d", what, r.Records, o.Records)
+	}
+	r.Argv = argv
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok && ru != nil {
+		r.CPU = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+		r.MaxRSS = ru.Maxrss
+	}
+	return r, nil
+}
+
+// failureLine is the program's failure line ("fplab: <program>: ..."),
+// the last one when there are several, else its last three non-empty
+// stderr lines joined.
+func failureLine(s string) string {
+	var tail []string
+	fail := ""
+	for _, l := range strings.Split(s, "\n") {
+		l = strings.TrimSpace(l)
+		if l == "" {
+			continue
+		}
+		if strings.HasPrefix(l, "fplab: ") {
+			fail = l
+		}
+		tail = append(tail, l)
+	}
+	if fail != "" {
+		return fail
+	}
+	if len(tail) == 0 {
+		return "no output on stderr"
+	}
+	if len(tail) > 3 {
+		tail = tail[len(tail)-3:]
+	}
+	return strings.Join(tail, " | ")
+}

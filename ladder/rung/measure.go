@@ -1,0 +1,179 @@
+package rung
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"syscall"
+	"time"
+
+	"github.com/fastpathlab/fplab/cell"
+	"github.com/fastpathlab/fplab/ladder/rungargs"
+	"github.com/fastpathlab/fplab/results"
+	"github.com/fastpathlab/fplab/source"
+	"github.com/fastpathlab/fplab/source/consume"
+)
+
+// checkBalanced fails a cell whose Arrow buffers were not all released.
+func checkBalanced(mem *countingAllocator) error {
+	if out := mem.outstanding.Load(); out != 0 {
+		return fmt.Errorf("%d Arrow bytes still allocated after the cell (leak)", out)
+	}
+	return nil
+}
+
+// measurement is what one drain produced.
+type measurement struct {
+	stats    consume.Stats
+	asserts  consume.Assertions
+	startup  time.Duration
+	window   time.Duration
+	verify   time.Duration // the rung's checks of the batches inside the window
+	cpu      time.Duration
+	goBytes  uint64
+	goAllocs uint64
+	peakRSS  int64 // bytes
+	fault    []results.Metric
+}
+
+// metrics are a plain cell's figures, in the order they are printed.
+func (m *measurement) metrics() []results.Metric {
+	st := m.stats
+	recs := float64(st.Records)
+	secs := m.window.Seconds()
+	out := []results.Metric{
+		{Value: recs / secs, Unit: results.UnitRecPerSec},
+		{Value: float64(st.Bytes) / secs / 1e6, Unit: results.UnitMBPerSec},
+		{Value: float64(m.window.Nanoseconds()) / recs, Unit: results.UnitNsPerRec},
+		{Value: float64(m.cpu.Nanoseconds()) / recs, Unit: results.UnitCPUNsPerRec},
+		{Value: float64(m.verify.Nanoseconds()) / recs, Unit: results.UnitVerifyNsPerRec},
+		{Value: float64(m.goBytes) / recs, Unit: results.UnitBytesPerRec},
+		{Value: float64(m.goAllocs) / recs, Unit: results.UnitAllocsPerRec},
+		{Value: float64(m.peakRSS) / (1 << 20), Unit: results.UnitPeakRSSMB},
+		{Value: ms(m.startup), Unit: results.UnitStartupMs},
+		{Value: ms(m.window), Unit: results.UnitWindowMs},
+	}
+	if st.NonEmpty > 0 {
+		out = append(out, results.Metric{Value: recs / float64(st.NonEmpty), Unit: results.UnitRecPerCrossing})
+	}
+	return append(out, m.fault...)
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1e3 }
+
+// measure is a plain cell's measured read: open the path, read the whole
+// corpus with every batch checked (checker), then the cell's claims.
+func measure(ctx context.Context, c *rungargs.Cell, mem *countingAllocator, t *target) (*measurement, error) {
+	t0 := time.Now()
+	r, err := source.Open(ctx, source.Config{
+		Path: consume.Path(c.Path), Bootstrap: c.Bootstrap, Props: c.Props, Topic: c.Topic,
+		Partitions: c.Partitions, Batch: c.Batch, CRC: c.CRC, Keys: c.Keys, Decoder: c.Value(cell.Decoder),
+		Codec: t.codec, Mem: mem, Timeout: StallTimeout(c.Timeout),
+	})
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+
+	var ms0, ms1 runtime.MemStats
+	runtime.ReadMemStats(&ms0)
+	cpu0 := cpuTime()
+
+	fault, err := openFault(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	defer fault.close()
+	v := t.verifier(c.Batch)
+	ck := newChecker(v, behind(c.Batch))
+	defer ck.wait() // on a failure: end the checksum goroutine, release its batches
+	// The window runs from the first record to the last batch's arrival
+	// and every batch's checksum (checker). verify sums the time the
+	// checks held the reader in it: each batch's position checks with any
+	// wait for the checksum to catch up, and the wait for the last ones.
+	var (
+		last   time.Time
+		verify time.Duration
+	)
+	for {
+		b, err := r.Next(ctx)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		t := time.Now()
+		err = ck.check(b)
+		last = time.Now()
+		verify += last.Sub(t)
+		if err != nil {
+			return nil, err
+		}
+		if err := fault.after(ctx, v.rows); err != nil {
+			return nil, err
+		}
+	}
+	if !last.IsZero() {
+		t := time.Now()
+		if err := ck.wait(); err != nil {
+			return nil, err
+		}
+		last = time.Now()
+		verify += last.Sub(t)
+	}
+	cpu1 := cpuTime()
+	runtime.ReadMemStats(&ms1)
+
+	st := r.Stats()
+	as, err := r.Assertions()
+	if err != nil {
+		return nil, err
+	}
+	if err := checkClaims(c, st, as, v); err != nil {
+		return nil, err
+	}
+	if err := fault.done(); err != nil {
+		return nil, err
+	}
+	if !last.After(st.First) {
+		return nil, fmt.Errorf("empty measured window (%d records arrived in one instant)", st.Records)
+	}
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return &measurement{
+		stats: st, asserts: as,
+		startup:  st.First.Sub(t0),
+		window:   last.Sub(st.First),
+		verify:   verify,
+		cpu:      cpu1 - cpu0,
+		goBytes:  ms1.TotalAlloc - ms0.TotalAlloc,
+		goAllocs: ms1.Mallocs - ms0.Mallocs,
+		peakRSS:  ru.Maxrss * 1024,
+		fault:    fault.metrics(),
+	}, nil
+}
+
+// StallTimeout is how long a reader of a cell with the given timeout may
+// go without a message: a fraction of the cell's budget, so a stall is
+// reported as such, not as a kill.
+func StallTimeout(cellTimeout time.Duration) time.Duration {
+	d := cellTimeout / 3
+	if d > 30*time.Second {
+		d = 30 * time.Second
+	}
+	if d < 200*time.Millisecond {
+		d = 200 * time.Millisecond
+	}
+	return d
+}
+
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
