@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/fastpathlab/fplab/clusters/kafka"
+	"github.com/fastpathlab/fplab/internal/proctest"
 )
 
 // Dist returns the distribution directory in force, skipping or failing
@@ -93,16 +94,9 @@ func Leftovers(dir string) []int {
 		if err != nil || !strings.Contains(string(b), dir) {
 			continue
 		}
-		if st, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat")); err == nil && zombie(string(st)) {
-			continue
+		if proctest.Alive(pid) {
+			out = append(out, pid)
 		}
-		out = append(out, pid)
 	}
 	return out
-}
-
-// zombie reads the state field of /proc/<pid>/stat.
-func zombie(stat string) bool {
-	i := strings.LastIndexByte(stat, ')')
-	return i >= 0 && i+2 < len(stat) && stat[i+2] == 'Z'
 }
