@@ -59,6 +59,16 @@ func fakeRung(args []string) int {
 	for i := 0; i < 30; i++ {
 		fmt.Fprintf(os.Stderr, "fake rung log line %d\n", i)
 	}
+	// A profiled child writes its profiles as it goes; one that fails
+	// leaves them cut short.
+	for _, f := range []string{flags["cpuprofile"], flags["memprofile"]} {
+		if f != "" {
+			if err := os.WriteFile(f, []byte("partial"), 0o644); err != nil {
+				fmt.Fprintln(os.Stderr, "fake: write profile:", err)
+				return 5
+			}
+		}
+	}
 	// The failures end as a real child's do: one line, written by
 	// cmd/fplab's run() with its "fplab rung: " prefix.
 	if flags["bootstrap"] == fakeDeadBootstrap {

@@ -46,7 +46,7 @@ func Run(ctx context.Context, opt Options) (string, error) {
 	defer lock.release()
 	r.dir = dir
 	commit, dirty := gitState(ctx)
-	stored, err := encodeStored(spec, r.sch, pinningOf(opt))
+	stored, err := encodeStored(spec, r.sch, opt)
 	if err != nil {
 		return dir, err
 	}
@@ -85,6 +85,9 @@ func Resume(ctx context.Context, runDir string, opt Options) (string, error) {
 	if err != nil {
 		return runDir, err
 	}
+	if opt, err = resumeOptions(st, opt); err != nil {
+		return runDir, err
+	}
 	r, err := prepare(st.Spec, opt)
 	if err != nil {
 		return runDir, err
@@ -93,9 +96,9 @@ func Resume(ctx context.Context, runDir string, opt Options) (string, error) {
 	if r.manifest.AllocVersions == nil {
 		r.manifest.AllocVersions = map[string]string{}
 	}
-	if pin := pinningOf(opt); pin.On {
-		st.Pinning = pin
-		if r.manifest.Spec, err = encodeStored(st.Spec, r.sch, pin); err != nil {
+	if st.Profile == nil {
+		// A run recorded before its profiling was: from now on it is.
+		if r.manifest.Spec, err = encodeStored(st.Spec, r.sch, opt); err != nil {
 			return runDir, err
 		}
 	}

@@ -114,6 +114,10 @@ func (r *runner) execute(ctx context.Context, done map[results.CellRep]bool) (er
 		}
 		row := rowOf(e, r.spec.Timeout, res)
 		if !row.OK {
+			// A failed attempt's profiles are cut short where the child
+			// stopped, and pprof cannot read them: none is kept. A resume
+			// runs a cell stopped by its infrastructure again, profiled.
+			removeProfiles(rc.CPUProfile, rc.MemProfile)
 			if cause := r.infraCause(ctx, cl, row); cause != nil {
 				if ctx.Err() != nil {
 					return fmt.Errorf("interrupted during %s; resume with the run directory %s", e.Cell.Name(), r.dir)
@@ -328,7 +332,7 @@ func writeRaw(dir string, rows []results.Row) error {
 // profiles are where a cell writes its profiles when the run (--profile)
 // or the cell (profile: [off, on]) profiles, else "". Warm-up repetitions
 // profile too, so a profiled cell's cost is the same in every round; their
-// files are overwritten by the measured repetition 0. Checkpointing cells
+// files are rep -1's (ProfilePaths). Checkpointing cells
 // are not profiled: their process only supervises the reader processes
 // that do the work.
 func (r *runner) profiles(e Entry) (cpu, mem string) {
@@ -347,4 +351,14 @@ func (r *runner) profiles(e Entry) (cpu, mem string) {
 func ProfilePaths(runDir, cell string, rep int) (cpu, mem string) {
 	base := filepath.Join(runDir, "profiles", results.FileSafe(strings.ReplaceAll(cell, "/", ",")))
 	return fmt.Sprintf("%s.r%d.cpu.pprof", base, rep), fmt.Sprintf("%s.r%d.allocs.pprof", base, rep)
+}
+
+// removeProfiles removes the profile files of a failed child ("" names
+// none). A file that is not there is what it wants.
+func removeProfiles(paths ...string) {
+	for _, p := range paths {
+		if p != "" {
+			_ = os.Remove(p)
+		}
+	}
 }

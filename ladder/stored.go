@@ -15,6 +15,9 @@ type storedSpec struct {
 	Calibration string   `json:"calibration"`
 	Entries     int      `json:"entries"` // child runs over all rounds
 	Pinning     Pinning  `json:"pinning"`
+	// Profile says whether every measured cell is profiled (--profile);
+	// absent in manifests written before it was recorded.
+	Profile *bool `json:"profile,omitempty"`
 }
 
 // Pinning records whether and how the broker and the cells were pinned.
@@ -33,8 +36,9 @@ func pinningOf(o Options) Pinning {
 	return p
 }
 
-func encodeStored(s *Spec, sch *Schedule, pin Pinning) (json.RawMessage, error) {
-	st := storedSpec{Spec: s, Calibration: sch.Calibration.Name(), Entries: sch.Len(), Pinning: pin}
+func encodeStored(s *Spec, sch *Schedule, o Options) (json.RawMessage, error) {
+	prof := o.Profile
+	st := storedSpec{Spec: s, Calibration: sch.Calibration.Name(), Entries: sch.Len(), Pinning: pinningOf(o), Profile: &prof}
 	for _, c := range sch.Cells {
 		st.Cells = append(st.Cells, c.Name())
 	}

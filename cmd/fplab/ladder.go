@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -38,6 +39,19 @@ func runLadder(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	if *resume != "" {
+		// The run's spec and root are its own: a resume that names
+		// another would run cells the manifest does not describe.
+		var given string
+		fs.Visit(func(f *flag.Flag) {
+			if given == "" && (f.Name == "spec" || f.Name == "root") {
+				given = f.Name
+			}
+		})
+		if given != "" {
+			return fmt.Errorf("--%s with --resume: a resumed run keeps the spec and run directory it started with (give only --resume and, if at all, the same --broker-cpus, --cell-cpus and --profile)", given)
+		}
 	}
 	opt := ladder.Options{SpecPath: *spec, BinDir: *binDir, Root: *root, Progress: stderr, BrokerCPUs: *brokerCPUs, CellCPUs: *cellCPUs, Profile: *prof}
 	var dir string
