@@ -137,8 +137,9 @@ type fakeInfra struct {
 	loads   []string
 	stopped []string
 	probes  int
-	failOn  string // shape whose Start fails
-	dead    bool   // every cluster is down (kill sets it)
+	props   []map[string]string // the cluster props of every Start
+	failOn  string              // shape whose Start fails
+	dead    bool                // every cluster is down (kill sets it)
 
 	// loading, when set, receives the ctx of every Load; the Load then
 	// waits for release (or the ctx's end) before it returns.
@@ -163,6 +164,7 @@ func (f *fakeInfra) Start(_ context.Context, c ClusterSpec) (Cluster, error) {
 		return nil, fmt.Errorf("start broker %s: fake failure", c.Shape)
 	}
 	f.started = append(f.started, c.Shape.String())
+	f.props = append(f.props, c.Props)
 	return &fakeCluster{f: f, shape: c.Shape}, nil
 }
 

@@ -35,6 +35,10 @@ type Options struct {
 	// throughput: measure it (docs/methodology.md) before comparing a
 	// profiled run with an unprofiled one.
 	Profile bool
+	// Secrets are the secret cluster props handed again to Resume: the run
+	// directory keeps none (docs/exit-codes.md). Run refuses them: a new
+	// run takes its secrets from its spec's cluster_props.
+	Secrets map[string]string
 	// Grace is the SIGTERM -> SIGKILL delay for a child past its timeout;
 	// 0: 2s. Every duration here is refused when negative or over a day.
 	Grace time.Duration

@@ -1,6 +1,12 @@
 package ladder
 
-import "fmt"
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/fastpathlab/fplab/cell"
+)
 
 // A resumed run is the same run: the options that change what a row
 // measures (the CPU pinning, profiling) are the ones the run started
@@ -39,4 +45,39 @@ func changedOption(flag, given, recorded string) error {
 	}
 	return fmt.Errorf("resume: %s %s differs from the run's %s; a resumed run keeps the options it started with (give none, or the same)",
 		flag, show(given), show(recorded))
+}
+
+// restoreSecrets puts the secret cluster props a run directory does not
+// keep (the manifest holds cell.Redacted in their place) back from given,
+// which the user handed again (fplab ladder --resume DIR --secrets FILE).
+// Every redacted secret must be given, and nothing else: a key that is not
+// a redacted secret of the run is refused, so a typo cannot pass for a
+// secret. Errors name keys, never values.
+func restoreSecrets(props, given map[string]string) (map[string]string, error) {
+	out := make(map[string]string, len(props))
+	var missing []string
+	for k, v := range props {
+		if v == cell.Redacted && cell.IsSecretKey(k) {
+			g, ok := given[k]
+			if !ok {
+				missing = append(missing, k)
+				continue
+			}
+			v = g
+		}
+		out[k] = v
+	}
+	for k := range given {
+		if props[k] != cell.Redacted || !cell.IsSecretKey(k) {
+			return nil, fmt.Errorf("resume: the secrets handed again name %s, which is not a secret cluster prop this run directory left out", k)
+		}
+	}
+	if len(missing) > 0 {
+		sort.Strings(missing)
+		return nil, fmt.Errorf("resume: the run directory keeps no secret, and its cluster needs %s: hand them again with --secrets FILE (key=value lines; - reads stdin)", strings.Join(missing, ", "))
+	}
+	if len(out) == 0 {
+		return props, nil
+	}
+	return out, nil
 }

@@ -146,3 +146,103 @@ func TestFailedCellKeepsNoProfile(t *testing.T) {
 		}
 	}
 }
+
+const externalSpec = `name: external
+path: [fast, franz]
+format: [json]
+batch: [8192]
+brokers: [1]
+alloc: [go]
+crc: [off]
+cluster: [external]
+bootstrap: ["127.0.0.1:1"]
+cluster_props: {security.protocol: SASL_SSL, sasl.password: pw-Alpha}
+records: 500
+repetitions: 3
+warmup: 0
+timeout: 2s
+seed: 3
+calibrate: {path: fast, format: json, alloc: go}
+`
+
+// TestResumeHandsSecretsAgain: a run directory keeps no secret, so a resume
+// of an external run with a secret cluster prop is refused until the secret
+// is handed again, and then runs with it (and still writes none to disk).
+func TestResumeHandsSecretsAgain(t *testing.T) {
+	s := mustSpec(t, externalSpec)
+	bin := fakeBinDir(t, "go")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	n := 0
+	dir, err := Run(ctx, Options{
+		Spec: s, BinDir: bin, Root: t.TempDir(), Progress: &bytes.Buffer{}, Infra: &fakeInfra{}, ChildEnv: fakeEnv(""),
+		AfterRow: func(results.Row) {
+			if n++; n == 2 {
+				cancel()
+			}
+		},
+	})
+	if err == nil || dir == "" {
+		t.Fatalf("stopped run: dir %q err %v", dir, err)
+	}
+	resume := func(secrets map[string]string) (*fakeInfra, error) {
+		infra := &fakeInfra{}
+		_, err := Resume(context.Background(), dir, Options{BinDir: bin, Progress: &bytes.Buffer{}, Infra: infra, ChildEnv: fakeEnv(""), Secrets: secrets})
+		return infra, err
+	}
+	for _, c := range []struct {
+		secrets map[string]string
+		want    string
+	}{
+		{nil, "resume: the run directory keeps no secret, and its cluster needs sasl.password: hand them again with --secrets FILE"},
+		{map[string]string{"sasl.password": "pw-Alpha", "ssl.key.password": "pw-Bravo"}, "resume: the secrets handed again name ssl.key.password, which is not"},
+	} {
+		infra, err := resume(c.secrets)
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) || strings.Contains(err.Error(), "pw-") {
+			t.Errorf("resume with %d secrets: %v, want %q...", len(c.secrets), err, c.want)
+		}
+		if len(infra.started) != 0 || len(readJournal(t, dir)) != 2 {
+			t.Fatalf("a refused resume ran something: %v", infra.started)
+		}
+	}
+	infra, err := resume(map[string]string{"sasl.password": "pw-Alpha"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(infra.props) == 0 || infra.props[0]["sasl.password"] != "pw-Alpha" || infra.props[0]["security.protocol"] != "SASL_SSL" {
+		t.Errorf("resumed cluster props %v, want the secret handed again", infra.props)
+	}
+	rows := readJournal(t, dir)
+	for _, r := range rows {
+		if !r.OK {
+			t.Errorf("%s rep %d failed: %s", r.Cell, r.Rep, r.Reason)
+		}
+	}
+	if len(rows) <= 2 {
+		t.Errorf("resume journaled nothing")
+	}
+	err = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		if b, _ := os.ReadFile(p); bytes.Contains(b, []byte("pw-Alpha")) {
+			t.Errorf("%s holds the secret", p)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestRunRefusesSecrets(t *testing.T) {
+	root := t.TempDir()
+	_, err := Run(context.Background(), Options{Spec: mustSpec(t, externalSpec), BinDir: fakeBinDir(t, "go"), Root: root, Infra: &fakeInfra{},
+		Secrets: map[string]string{"sasl.password": "x"}})
+	if err == nil || !strings.HasPrefix(err.Error(), "secrets are handed again only to a resume") {
+		t.Errorf("Run with secrets: %v", err)
+	}
+	if ents, _ := os.ReadDir(root); len(ents) != 0 {
+		t.Errorf("a refused run left %v", ents)
+	}
+}

@@ -20,6 +20,9 @@ import (
 // cells returns a *FailedCellsError (ErrFailedCells); one stopped by its
 // infrastructure an error matching ErrInfra.
 func Run(ctx context.Context, opt Options) (string, error) {
+	if opt.Secrets != nil {
+		return "", errors.New("secrets are handed again only to a resume: a new run takes them from its spec's cluster_props")
+	}
 	spec := opt.Spec
 	if spec == nil {
 		if opt.SpecPath == "" {
@@ -86,6 +89,9 @@ func Resume(ctx context.Context, runDir string, opt Options) (string, error) {
 		return runDir, err
 	}
 	if opt, err = resumeOptions(st, opt); err != nil {
+		return runDir, err
+	}
+	if st.Spec.ClusterProps, err = restoreSecrets(st.Spec.ClusterProps, opt.Secrets); err != nil {
 		return runDir, err
 	}
 	r, err := prepare(st.Spec, opt)

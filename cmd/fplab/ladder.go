@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -33,6 +34,7 @@ func runLadder(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		cellCPUs   = fs.String("cell-cpus", "", "pin measured cells to this CPU list, e.g. 1")
 		budget     = fs.Float64("budget-ms", 100, "checkpoint p99 budget for the report's knee")
 		prof       = fs.Bool("profile", false, "keep a CPU and an allocs profile of every measured cell in <run>/profiles")
+		secrets    = fs.String("secrets", "", "with --resume: a file of the secret cluster props (key=value lines) the run directory does not keep; - reads stdin")
 	)
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -54,6 +56,15 @@ func runLadder(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 	}
 	opt := ladder.Options{SpecPath: *spec, BinDir: *binDir, Root: *root, Progress: stderr, BrokerCPUs: *brokerCPUs, CellCPUs: *cellCPUs, Profile: *prof}
+	if *secrets != "" {
+		if *resume == "" {
+			return fmt.Errorf("--secrets goes with --resume: a new run takes its secrets from its spec's cluster_props")
+		}
+		var err error
+		if opt.Secrets, err = readSecrets(*secrets, os.Stdin); err != nil {
+			return err
+		}
+	}
 	var dir string
 	var err error
 	if *resume != "" {

@@ -255,6 +255,7 @@ func TestGolden(t *testing.T) {
 		{"ladder-missing-spec", 1, []string{"ladder", "--spec", "specs/nope.yaml", "--root", "runs"}},
 		{"ladder-argument", 1, []string{"ladder", "extra"}},
 		{"ladder-resume-spec", 1, []string{"ladder", "--resume", "runs/old", "--spec", "specs/bad-batch.yaml"}},
+		{"ladder-secrets-no-resume", 1, []string{"ladder", "--secrets", "-", "--spec", "specs/bad-batch.yaml"}},
 		{"micro-unknown-bench", 1, []string{"micro", "--bench", "nope"}},
 		{"micro-bad-size", 1, []string{"micro", "--bench", "crc32c", "--size", "0"}},
 		{"micro-bad-lib", 1, []string{"micro", "--bench", "decode", "--format", "avro", "--lib", "simdjson"}},
