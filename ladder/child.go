@@ -51,7 +51,7 @@ const (
 )
 
 // runChild starts the child in its own process group, waits for it and, past
-// the timeout or on ctx cancellation, sends SIGTERM to the whole group and
+// the timeout (time the ladder was running: budget.go) or on ctx cancellation, sends SIGTERM to the whole group and
 // SIGKILL after the grace period. The group is SIGKILLed after a normal exit
 // too, so no stray grandchild outlives its cell.
 func runChild(ctx context.Context, cc childCmd) childResult {
@@ -112,15 +112,14 @@ func runChild(ctx context.Context, cc childCmd) childResult {
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 
-	timer := time.NewTimer(cc.Timeout)
-	defer timer.Stop()
-	var werr error
-	select {
-	case werr = <-done:
-	case <-timer.C:
+	ticker := time.NewTicker(budgetTick(cc.Timeout))
+	defer ticker.Stop()
+	outcome, werr := waitChild(ctx, done, cc.Timeout, res.Start, ticker.C)
+	switch outcome {
+	case timedOut:
 		res.TimedOut = true
 		werr = killGroup(pgid, grace, done)
-	case <-ctx.Done():
+	case canceled:
 		res.Canceled = true
 		werr = killGroup(pgid, grace, done)
 	}
