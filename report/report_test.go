@@ -1,6 +1,7 @@
 package report
 
 import (
+	"encoding/json"
 	"errors"
 	"io/fs"
 	"math"
@@ -232,4 +233,29 @@ func TestOptionsRefused(t *testing.T) {
 			t.Errorf("Write(%+v) left %s: %v", tc.opt, FileName, err)
 		}
 	}
+}
+
+// TestIncompleteRunSaysSoAtTheTop: a run whose journal lacks cell
+// repetitions of its spec (a killed ladder not resumed yet) says so before
+// anything else, with the command that finishes it; a finished one does not.
+func TestIncompleteRunSaysSoAtTheTop(t *testing.T) {
+	cells := []string{"path=fast/format=json/batch=8192", "path=shallow/format=json/batch=8192"}
+	spec, err := json.Marshal(map[string]any{"spec": map[string]any{"repetitions": 2}, "cells": cells})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := results.Manifest{Start: resultstest.T0, Spec: spec}
+	var rows []results.Row
+	for _, c := range cells {
+		for rep := range 2 {
+			rows = append(rows, resultstest.OK(c, rep, resultstest.Metric("rec/s", 2e6)))
+		}
+	}
+	md := writeReport(t, resultstest.TempRun(t, "done", m, rows), Options{})
+	if strings.Contains(md, "Incomplete run") {
+		t.Errorf("a finished run reads as incomplete:\n%s", md)
+	}
+	md = writeReport(t, resultstest.TempRun(t, "killed", m, rows[:3]), Options{})
+	head, _, _ := strings.Cut(md, "## Run")
+	lacks(t, "incomplete report's head", head, "> **Incomplete run.**", "lacks 1 of 4 cell repetitions of its spec (first: path=shallow/format=json/batch=8192 rep 1)", "fplab ladder --resume ")
 }

@@ -58,6 +58,12 @@ func Render(run results.Run, opt Options) (string, error) {
 		name = filepath.Base(run.Dir)
 	}
 	fmt.Fprintf(&b, "# Run %s\n\n", mdText(name))
+	if !merged {
+		// A merged run's sources were checked when it was merged.
+		if why := results.Incomplete(run); why != "" {
+			fmt.Fprintf(&b, "> **Incomplete run.** %s. Every figure below covers only what was journaled; `fplab ladder --resume %s` finishes it.\n\n", mdText(why), mdText(run.Dir))
+		}
+	}
 	b.WriteString("Fastpath Lab ladder run: the manifest, the A/A noise floor, the checkpoint knee, figures, tables of every metric and the failed cells. Gaps are shown as " + gapMark + " with a footnote saying why.\n\n")
 	writeSummary(&b, &n, run, countRows(a))
 	if merged {

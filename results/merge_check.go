@@ -7,22 +7,31 @@ import (
 )
 
 // CheckComplete reports why a run read with ReadRun is not a finished run
-// fit to merge, naming the run's file: a torn last journal line (the ladder
-// was killed mid-write), an empty journal, or — when the manifest's spec
-// lists its cells and repetitions, as the ladder's does — a (cell, rep) of
-// the spec with no journaled row. Failed rows count as finished: a failure
-// is an outcome.
+// fit to merge (Incomplete), naming the run.
 func CheckComplete(r Run) error {
+	if why := Incomplete(r); why != "" {
+		return fmt.Errorf("run %s is incomplete: %s; resume the run first, or force", r.Dir, why)
+	}
+	return nil
+}
+
+// Incomplete says why a run read with ReadRun is not finished, naming its
+// journal, or "" when it is: a torn last journal line (the ladder was
+// killed mid-write), an empty journal, or — when the manifest's spec lists
+// its cells and repetitions, as the ladder's does — a (cell, rep) of the
+// spec with no journaled row. Failed rows count as finished: a failure is
+// an outcome.
+func Incomplete(r Run) string {
 	journal := filepath.Join(r.Dir, JournalFile)
 	if r.Dropped > 0 {
-		return fmt.Errorf("run %s is incomplete: %s ends in a torn line (the ladder was killed); resume the run first, or force", r.Dir, journal)
+		return journal + " ends in a torn line (the ladder was killed)"
 	}
 	if len(r.Rows) == 0 {
-		return fmt.Errorf("run %s is incomplete: %s has no rows", r.Dir, journal)
+		return journal + " has no rows"
 	}
 	cells, reps := specCells(r.Manifest.Spec)
 	if len(cells) == 0 || reps <= 0 {
-		return nil
+		return ""
 	}
 	done := Finished(r.Rows)
 	missing, total := 0, len(cells)*reps
@@ -38,10 +47,9 @@ func CheckComplete(r Run) error {
 		}
 	}
 	if missing > 0 {
-		return fmt.Errorf("run %s is incomplete: %s lacks %d of %d cell repetitions of its spec (first: %s rep %d); resume the run first, or force",
-			r.Dir, journal, missing, total, first.Cell, first.Rep)
+		return fmt.Sprintf("%s lacks %d of %d cell repetitions of its spec (first: %s rep %d)", journal, missing, total, first.Cell, first.Rep)
 	}
-	return nil
+	return ""
 }
 
 // specCells reads the cell list and repetition count the ladder stores in
