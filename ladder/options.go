@@ -79,11 +79,15 @@ func (o Options) withDefaults(spec *Spec) (Options, error) {
 			*d.v = d.def
 		}
 	}
-	for _, c := range []struct{ name, list string }{{"BrokerCPUs", o.BrokerCPUs}, {"CellCPUs", o.CellCPUs}} {
+	for _, c := range []struct{ name, list string }{{"--broker-cpus", o.BrokerCPUs}, {"--cell-cpus", o.CellCPUs}} {
 		if c.list == "" {
 			continue
 		}
-		if _, err := parseCPUList(c.list); err != nil {
+		allowed, err := allowedCPUs()
+		if err != nil {
+			return o, err
+		}
+		if err := cpusWithin(c.name, c.list, allowed); err != nil {
 			return o, err
 		}
 	}

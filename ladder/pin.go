@@ -92,9 +92,66 @@ func parseCPUList(s string) (unix.CPUSet, error) {
 				return set, bad
 			}
 		}
+		if b >= maxCPUs {
+			return set, fmt.Errorf("CPU list %q names CPU %d, past the %d a CPU set holds", s, b, maxCPUs)
+		}
 		for c := a; c <= b; c++ {
 			set.Set(c)
 		}
+	}
+	return set, nil
+}
+
+// maxCPUs is how many CPUs a unix.CPUSet holds (1024); Set ignores the rest,
+// so a list naming more is refused rather than silently cut.
+const maxCPUs = 1024
+
+// cpusWithin checks that every CPU of list is one allowed holds: a CPU the
+// host does not have, or does not let the ladder use, would fail every
+// cell at its start (taskset: Invalid argument) long after the run began.
+// name is the option's name for the error.
+func cpusWithin(name, list string, allowed unix.CPUSet) error {
+	set, err := parseCPUList(list)
+	if err != nil {
+		return err
+	}
+	for c := range maxCPUs {
+		if set.IsSet(c) && !allowed.IsSet(c) {
+			return fmt.Errorf("%s %q names CPU %d, which this host does not let the ladder use (it may use %s)", name, list, c, formatCPUList(allowed))
+		}
+	}
+	return nil
+}
+
+// formatCPUList writes a set as a Linux CPU list ("0-3,6").
+func formatCPUList(set unix.CPUSet) string {
+	var parts []string
+	for c := 0; c < maxCPUs; c++ {
+		if !set.IsSet(c) {
+			continue
+		}
+		hi := c
+		for hi+1 < maxCPUs && set.IsSet(hi+1) {
+			hi++
+		}
+		if hi == c {
+			parts = append(parts, strconv.Itoa(c))
+		} else {
+			parts = append(parts, strconv.Itoa(c)+"-"+strconv.Itoa(hi))
+		}
+		c = hi
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, ",")
+}
+
+// allowedCPUs is the set of CPUs this process may run on.
+func allowedCPUs() (unix.CPUSet, error) {
+	var set unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &set); err != nil {
+		return set, fmt.Errorf("sched_getaffinity: %w", err)
 	}
 	return set, nil
 }

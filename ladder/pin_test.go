@@ -3,9 +3,11 @@ package ladder
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -70,5 +72,60 @@ func TestPinningRecordedInManifest(t *testing.T) {
 	}
 	if p := pinningOf(Options{}); p.On {
 		t.Errorf("%+v", p)
+	}
+}
+
+func TestCPUsWithin(t *testing.T) {
+	var allowed unix.CPUSet
+	allowed.Set(0)
+	allowed.Set(1)
+	allowed.Set(4)
+	if got := formatCPUList(allowed); got != "0-1,4" {
+		t.Errorf("formatCPUList = %q, want 0-1,4", got)
+	}
+	for list, want := range map[string]string{
+		"0":    "",
+		"0-1":  "",
+		"1,4":  "",
+		"1-3":  `--cell-cpus "1-3" names CPU 2, which this host does not let the ladder use (it may use 0-1,4)`,
+		"5000": `CPU list "5000" names CPU 5000, past the 1024 a CPU set holds`,
+		"0-x":  `bad CPU list "0-x" (want e.g. 0 or 1-3 or 0,2)`,
+	} {
+		err := cpusWithin("--cell-cpus", list, allowed)
+		switch {
+		case want == "" && err != nil:
+			t.Errorf("%q: %v", list, err)
+		case want != "" && (err == nil || err.Error() != want):
+			t.Errorf("%q: %v, want %q", list, err, want)
+		}
+	}
+}
+
+// TestRunRefusesCPUsPastTheHost: a CPU list naming a CPU the ladder may
+// not use is refused before the run directory exists (it used to journal
+// every cell as failed: taskset: Invalid argument).
+func TestRunRefusesCPUsPastTheHost(t *testing.T) {
+	allowed, err := allowedCPUs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	past := -1
+	for c := range maxCPUs {
+		if !allowed.IsSet(c) {
+			past = c
+			break
+		}
+	}
+	if past < 0 {
+		t.Skip("this process may use every CPU a set holds")
+	}
+	root := t.TempDir()
+	infra := &fakeInfra{}
+	_, err = Run(context.Background(), Options{Spec: mustSpec(t, runnerSpec), BinDir: fakeBinDir(t, "go", "mimalloc2"), Root: root, Infra: infra, CellCPUs: strconv.Itoa(past)})
+	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("names CPU %d, which this host does not let the ladder use", past)) {
+		t.Errorf("CellCPUs %d: %v", past, err)
+	}
+	if ents, _ := os.ReadDir(root); len(ents) != 0 || len(infra.started) != 0 {
+		t.Errorf("a refused run left %v, started %v", ents, infra.started)
 	}
 }
