@@ -83,6 +83,42 @@ func (p *specParser) errAt(n *yaml.Node, field, format string, args ...any) erro
 	return &SpecError{File: p.file, Line: n.Line, Field: field, Msg: fmt.Sprintf(format, args...)}
 }
 
+// uniqueKeys refuses a key given twice in any mapping of the spec (the
+// top level, cluster_props, calibrate, each exclusion, ...): YAML leaves a
+// duplicate to the reader, and taking one silently would run another spec
+// than the one written. path is the mapping's place ("" at the top).
+func (p *specParser) uniqueKeys(path string, n *yaml.Node) error {
+	switch n.Kind {
+	case yaml.MappingNode:
+		seen := map[string]bool{}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i], n.Content[i+1]
+			field := k.Value
+			if path != "" {
+				field = path + "." + k.Value
+			}
+			if seen[k.Value] {
+				what := "key"
+				if path == "" {
+					what = "field"
+				}
+				return p.errAt(k, field, "%s given twice", what)
+			}
+			seen[k.Value] = true
+			if err := p.uniqueKeys(field, v); err != nil {
+				return err
+			}
+		}
+	case yaml.SequenceNode:
+		for i, it := range n.Content {
+			if err := p.uniqueKeys(fmt.Sprintf("%s[%d]", path, i), it); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
 // got renders a node for "got ..." in error messages.
 func got(n *yaml.Node) string {
 	switch n.Kind {
@@ -111,6 +147,9 @@ func (p *specParser) parse(data []byte) (*Spec, error) {
 		return nil, p.errAt(root, "spec", "want a mapping of fields, got %s", got(root))
 	}
 	p.rootLine = root.Line
+	if err := p.uniqueKeys("", root); err != nil {
+		return nil, err
+	}
 	s := &Spec{Partitions: defaultPartitions, Schema: defaultSchema, Cluster: []string{cell.ClusterEmbedded}}
 	seen := map[string]*yaml.Node{}
 	for i := 0; i+1 < len(root.Content); i += 2 {
