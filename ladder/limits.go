@@ -30,9 +30,11 @@ const (
 	maxPartitions = cell.MaxPartitions
 	// maxRecords bounds the corpus. The embedded cluster (kfake) keeps every
 	// record in the broker process's memory, and every corpus of a run stays
-	// there until the run ends: at 144 bytes a record (bid json and raw;
-	// bid-wide json is 288) 50M records are 7 GB per format, against the 24
-	// GiB of the lab VM. Each child also holds 8 bytes of expected hash per
+	// there until the run ends: at about 2 x the encoded size + 64 bytes a
+	// record (memory.go; 352 B for bid json and raw) 50M records are 16 GiB
+	// per corpus, against the 24 GiB of the lab VM; the corpora of a run
+	// together are held to the host's memory when it starts
+	// (checkHostMemory). Each child also holds 8 bytes of expected hash per
 	// record (workloads.Hashes). The largest shipped spec uses 16M.
 	maxRecords = 50_000_000
 	// maxSizedBytes bounds records x size for scaled records (size above

@@ -55,6 +55,10 @@ type Options struct {
 	// ChildEnv, when set, is the environment of every child (default: the
 	// ladder's own).
 	ChildEnv []string
+
+	// memTotal stands in for the host's memory in tests (0: MemTotal of
+	// /proc/meminfo).
+	memTotal int64
 }
 
 // withDefaults checks o against its bounds and fills in every default,

@@ -135,6 +135,20 @@ func prepare(spec *Spec, opt Options) (*runner, error) {
 	if opt, err = opt.withDefaults(spec); err != nil {
 		return nil, err
 	}
+	mem := opt.memTotal
+	if mem == 0 {
+		mem = hostMemTotal()
+	}
+	if err := checkHostMemory(spec, sch.Cells, mem); err != nil {
+		var se *SpecError
+		if errors.As(err, &se) && se.File == "" {
+			se.File = opt.SpecPath
+			if se.File == "" || opt.Spec != nil {
+				se.File = "spec " + spec.Name
+			}
+		}
+		return nil, err
+	}
 	bins, err := resolveBinaries(opt.BinDir, sch.Cells)
 	if err != nil {
 		return nil, err
