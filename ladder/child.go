@@ -27,6 +27,9 @@ type childCmd struct {
 	// Secrets are the child's secret cluster props, passed on an inherited
 	// pipe at rungargs.SecretsFD (see rungargs.SecretPipe), never in Args or Env.
 	Secrets map[string]string
+	// TmpBase is where the child's TMPDIR is made: the ladder's scratch
+	// directory (scratch.go); "" is os.TempDir().
+	TmpBase string
 }
 
 // childResult is what came out of a child.
@@ -76,7 +79,7 @@ func runChild(ctx context.Context, cc childCmd) childResult {
 	// is gone: a cell killed at its timeout runs no clean-up of its own,
 	// and its checkpoint store and sink output (ladder/rung/ckpt.go) or the
 	// Java rung's files would stay behind.
-	tmp, err := os.MkdirTemp("", "fplab-child-")
+	tmp, err := os.MkdirTemp(cc.TmpBase, "fplab-child-")
 	if err != nil {
 		now := time.Now()
 		return childResult{Exit: -1, StartErr: fmt.Errorf("child's temporary directory: %w", err), Start: now, End: now}

@@ -49,6 +49,7 @@ type ClusterSpec struct {
 	Bootstrap  []string          // external clusters
 	Props      map[string]string // external clusters: client properties
 	Dir        string            // run directory (cluster=kafka keeps broker logs under it)
+	Scratch    string            // the ladder's scratch directory (fault sockets); "" is os.TempDir()
 	// Auth starts a cluster=kafka shape with SASL/PLAIN and an ACL
 	// authorizer: a cell of the shape is case=denied. Its cells then read
 	// as a user allowed to read every corpus topic, the denied cells as one

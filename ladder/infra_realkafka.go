@@ -44,7 +44,11 @@ func startRealKafka(ctx context.Context, c ClusterSpec) (Cluster, error) {
 		return nil, fmt.Errorf("start %s: %w", c.Shape, err)
 	}
 	// A unix socket path is limited to 108 bytes: keep it short.
-	sock := filepath.Join(os.TempDir(), fmt.Sprintf("fplab-faults-%d-%d.sock", os.Getpid(), c.Shape.Brokers))
+	scratch := c.Scratch
+	if scratch == "" {
+		scratch = os.TempDir()
+	}
+	sock := filepath.Join(scratch, fmt.Sprintf("fplab-faults-%d-%d.sock", os.Getpid(), c.Shape.Brokers))
 	stopFaults, err := kc.ServeFaults(sock)
 	if err != nil {
 		_ = kc.Stop()
@@ -78,6 +82,22 @@ func startRealKafka(ctx context.Context, c ClusterSpec) (Cluster, error) {
 
 // removeNodeData removes the data directories of the stopped nodes under
 // dir (node-<i>/data), keeping their configs and logs.
+// removeStaleNodeData removes the node data a ladder that died left in its
+// run directory (every cluster=kafka shape's): a resume starts its nodes
+// afresh, and a run never resumed should not hold gigabytes of corpora.
+func removeStaleNodeData(runDir string) error {
+	shapes, err := filepath.Glob(filepath.Join(runDir, "kafka", "brokers=*"))
+	if err != nil {
+		return err
+	}
+	for _, d := range shapes {
+		if err := removeNodeData(d); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 func removeNodeData(dir string) error {
 	data, err := filepath.Glob(filepath.Join(dir, "node-*", "data"))
 	if err != nil {

@@ -94,7 +94,7 @@ func (r *runner) runMicro(ctx context.Context, jr *results.Journal, done map[res
 			if !ok {
 				bin = r.bins["go"]
 			}
-			res := runChild(ctx, childCmd{Bin: bin, Args: m.args, Env: r.opt.ChildEnv,
+			res := runChild(ctx, childCmd{Bin: bin, Args: m.args, Env: r.opt.ChildEnv, TmpBase: r.scratch.dir,
 				Timeout: r.spec.Timeout, Grace: r.opt.Grace, CPUs: r.opt.CellCPUs})
 			if res.Canceled {
 				return fmt.Errorf("interrupted in micro-benchmarks; resume with the run directory %s", r.dir)

@@ -24,6 +24,7 @@ type runner struct {
 	infra    Infra
 	dir      string
 	manifest results.Manifest
+	scratch  *scratch // this session's temporary files (scratch.go)
 }
 
 type group struct {
@@ -81,6 +82,16 @@ func (r *runner) execute(ctx context.Context, done map[results.CellRep]bool) (er
 		prog.note("nothing left to run in %s", r.dir)
 		return nil
 	}
+	for _, d := range sweepScratch(os.TempDir()) {
+		prog.note("removed %s, left by a ladder that died", d)
+	}
+	if r.scratch, err = newScratch(os.TempDir()); err != nil {
+		return err
+	}
+	defer r.scratch.remove()
+	if err := removeStaleNodeData(r.dir); err != nil {
+		return err
+	}
 	jr, err := results.OpenJournal(filepath.Join(r.dir, results.JournalFile))
 	if err != nil {
 		return r.journalError(err)
@@ -108,6 +119,7 @@ func (r *runner) execute(ctx context.Context, done map[results.CellRep]bool) (er
 			Timeout: r.spec.Timeout,
 			Grace:   r.opt.Grace,
 			CPUs:    r.opt.CellCPUs,
+			TmpBase: r.scratch.dir,
 		})
 		if res.Canceled {
 			return fmt.Errorf("interrupted during %s; resume with the run directory %s", e.Cell.Name(), r.dir)
@@ -191,7 +203,7 @@ func (r *runner) setUp(ctx context.Context, todo []Entry, prog *progress) (map[S
 		sh := shapeOf(e.Cell)
 		if _, ok := clusters[sh]; !ok {
 			prog.note("starting cluster %s", sh)
-			c, err := r.infra.Start(ctx, ClusterSpec{Shape: sh, Partitions: r.spec.Partitions, Bootstrap: r.spec.Bootstrap, Props: r.spec.ClusterProps, Dir: r.dir,
+			c, err := r.infra.Start(ctx, ClusterSpec{Shape: sh, Partitions: r.spec.Partitions, Bootstrap: r.spec.Bootstrap, Props: r.spec.ClusterProps, Dir: r.dir, Scratch: r.scratch.dir,
 				Auth: needsAuth(todo, sh)})
 			if err != nil {
 				if ctx.Err() != nil {
