@@ -26,8 +26,13 @@ type Options struct {
 	// HeapMB is each node's JVM heap, -Xms and -Xmx (default 1024).
 	HeapMB int
 	// StartTimeout bounds formatting plus waiting for every broker to be
-	// listed in metadata (default 90s).
+	// listed in metadata, however much progress the start makes (default
+	// 10m).
 	StartTimeout time.Duration
+	// StallTimeout fails a start that makes no progress for this long: no
+	// node's log grew and metadata listed no more brokers (default 90s, the
+	// old fixed budget; progress.go).
+	StallTimeout time.Duration
 	// StopGrace is the SIGTERM -> SIGKILL delay of Stop (default 10s).
 	StopGrace time.Duration
 	// Auth, when set, turns on SASL/PLAIN authentication on the client
@@ -116,7 +121,8 @@ const (
 	maxBrokers          = 9
 	defaultPartitions   = 6
 	defaultHeapMB       = 1024
-	defaultStartTimeout = 90 * time.Second
+	defaultStartTimeout = 10 * time.Minute
+	defaultStallTimeout = 90 * time.Second
 	defaultStopGrace    = 10 * time.Second
 )
 
@@ -134,6 +140,9 @@ func (o Options) withDefaults() (Options, error) {
 	if o.StartTimeout == 0 {
 		o.StartTimeout = defaultStartTimeout
 	}
+	if o.StallTimeout == 0 {
+		o.StallTimeout = defaultStallTimeout
+	}
 	if o.StopGrace == 0 {
 		o.StopGrace = defaultStopGrace
 	}
@@ -148,7 +157,7 @@ func (o Options) withDefaults() (Options, error) {
 		return o, fmt.Errorf("%d ports given for %d brokers", len(o.Ports), o.Brokers)
 	case o.HeapMB < 128:
 		return o, fmt.Errorf("heap must be >= 128 MB, got %d", o.HeapMB)
-	case o.StartTimeout < 0 || o.StopGrace < 0:
+	case o.StartTimeout < 0 || o.StallTimeout < 0 || o.StopGrace < 0:
 		return o, fmt.Errorf("negative timeout")
 	}
 	if o.Auth != nil {

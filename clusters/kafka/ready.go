@@ -3,6 +3,7 @@ package kafka
 import (
 	"context"
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
@@ -15,10 +16,15 @@ import (
 // pollEvery is the readiness polling interval.
 const pollEvery = 250 * time.Millisecond
 
-// waitReady polls metadata until it lists every node as a broker. A node
-// that exits meanwhile fails it at once with that node's log line.
+// waitReady polls metadata until it lists every node as a broker, for as
+// long as the start makes progress (progress.go). A node that exits
+// meanwhile fails it at once with that node's log line; a start without
+// progress for StallTimeout, or past ctx, fails naming the nodes not
+// listed.
 func (c *Cluster) waitReady(ctx context.Context) error {
 	last := "no answer yet"
+	var listed []int32
+	prog := newStartProgress(time.Now(), c.opt.StallTimeout)
 	for {
 		for _, n := range c.nodes {
 			if !n.running() {
@@ -26,23 +32,43 @@ func (c *Cluster) waitReady(ctx context.Context) error {
 			}
 		}
 		qctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-		got, err := clusters.BrokerCount(qctx, c.client())
+		ids, err := c.brokerIDs(qctx)
 		cancel()
 		switch {
-		case err == nil && got == len(c.nodes):
+		case err == nil && len(ids) == len(c.nodes):
 			return nil
 		case err == nil:
-			last = fmt.Sprintf("metadata lists %d", got)
+			listed = ids
+			last = fmt.Sprintf("metadata lists %d", len(ids))
 		default:
 			last = err.Error()
 		}
+		if prog.observe(time.Now(), progressMark{logBytes: c.logBytes(), listed: len(listed)}) {
+			return stalledError(fmt.Sprintf("%d brokers not listed in metadata", len(c.nodes)), c.opt.StallTimeout, last, c.stuckNodes(listed))
+		}
 		select {
 		case <-ctx.Done():
-			return fmt.Errorf("%d brokers not listed in metadata before the deadline (%s); node 0: %s",
-				len(c.nodes), last, logProblem(c.nodes[0].logPath))
+			return fmt.Errorf("%d brokers not listed in metadata before the deadline (%s); %s",
+				len(c.nodes), last, c.stuckNodes(listed))
 		case <-time.After(pollEvery):
 		}
 	}
+}
+
+// brokerIDs lists the node ids metadata names as brokers.
+func (c *Cluster) brokerIDs(ctx context.Context) ([]int32, error) {
+	var ids []int32
+	err := c.admin(ctx, func(adm *kadm.Client) error {
+		m, err := adm.BrokerMetadata(ctx)
+		if err != nil {
+			return err
+		}
+		for _, b := range m.Brokers {
+			ids = append(ids, b.NodeID)
+		}
+		return nil
+	})
+	return ids, err
 }
 
 // waitNodeUp polls until node n itself answers a metadata request listing
@@ -50,6 +76,7 @@ func (c *Cluster) waitReady(ctx context.Context) error {
 // dead node for a session timeout, so asking them proves nothing.
 func (c *Cluster) waitNodeUp(ctx context.Context, n *node) error {
 	last := "no answer yet"
+	prog := newStartProgress(time.Now(), c.opt.StallTimeout)
 	for {
 		if !n.running() {
 			return n.died()
@@ -64,6 +91,13 @@ func (c *Cluster) waitNodeUp(ctx context.Context, n *node) error {
 			last = fmt.Sprintf("it lists %d brokers", got)
 		default:
 			last = err.Error()
+		}
+		var logBytes int64
+		if st, err := os.Stat(n.logPath); err == nil {
+			logBytes = st.Size()
+		}
+		if prog.observe(time.Now(), progressMark{logBytes: logBytes, listed: max(got, 0)}) {
+			return stalledError(fmt.Sprintf("restarted node %d not serving", n.id), c.opt.StallTimeout, last, logProblem(n.logPath))
 		}
 		select {
 		case <-ctx.Done():
