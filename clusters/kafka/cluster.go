@@ -257,11 +257,8 @@ func (c *Cluster) RestartBroker(ctx context.Context, i int) error {
 	return c.waitInSync(ctx)
 }
 
-// client is the clusters.Cluster view of this cluster, as the super user
-// when Options.Auth is set.
-func (c *Cluster) client() clusters.Cluster { return c.clientAt(c.Bootstrap()) }
-
-// clientAt is client with another bootstrap list.
+// clientAt is the clusters.Cluster view of this cluster at bootstrap, as
+// the super user when Options.Auth is set.
 func (c *Cluster) clientAt(bootstrap []string) clusters.Cluster {
 	cl := clusters.Cluster{Bootstrap: bootstrap}
 	if c.opt.Auth != nil {
