@@ -167,25 +167,25 @@ func Parse(name string) (Cell, error) {
 	for _, p := range ps {
 		rank, ok := KeyRank(p.Key)
 		if !ok {
-			return Cell{}, fmt.Errorf("cell: %s: unknown key %q", name, p.Key)
+			return Cell{}, fmt.Errorf("%s: unknown key %q", name, p.Key)
 		}
 		if rank < last {
-			return Cell{}, fmt.Errorf("cell: %s: key %q out of order (want %s)", name, p.Key, strings.Join(Keys(), ", "))
+			return Cell{}, fmt.Errorf("%s: key %q out of order (want %s)", name, p.Key, strings.Join(Keys(), ", "))
 		}
 		last = rank
 		if err := c.set(p); err != nil {
-			return Cell{}, fmt.Errorf("cell: %s: %w", name, err)
+			return Cell{}, fmt.Errorf("%s: %w", name, err)
 		}
 	}
 	for _, k := range Axes() {
 		i := slices.IndexFunc(ps, func(p Part) bool { return p.Key == k })
 		switch def := Default(k); {
 		case i < 0 && def == "":
-			return Cell{}, fmt.Errorf("cell: %s: no %s part", name, k)
+			return Cell{}, fmt.Errorf("%s: no %s part", name, k)
 		case i < 0:
 			_ = c.set(Part{k, def})
 		case ps[i].Value == def:
-			return Cell{}, fmt.Errorf("cell: %s: %s=%s is never written (it is the default)", name, k, def)
+			return Cell{}, fmt.Errorf("%s: %s=%s is never written (it is the default)", name, k, def)
 		}
 	}
 	return c, nil
@@ -303,13 +303,13 @@ func Split(name string) ([]Part, error) {
 	for _, p := range strings.Split(name, "/") {
 		k, v, ok := strings.Cut(p, "=")
 		if !ok || k == "" {
-			return nil, fmt.Errorf("cell: %s: part %q is not key=value", name, p)
+			return nil, fmt.Errorf("%s: part %q is not key=value", name, p)
 		}
 		if strings.ContainsAny(k, `():@,"*`) || strings.HasPrefix(k, "-") {
-			return nil, fmt.Errorf("cell: %s: key %q has a character reserved by benchproc", name, k)
+			return nil, fmt.Errorf("%s: key %q has a character reserved by benchproc", name, k)
 		}
 		if seen[k] {
-			return nil, fmt.Errorf("cell: %s: key %q appears twice", name, k)
+			return nil, fmt.Errorf("%s: key %q appears twice", name, k)
 		}
 		seen[k] = true
 		parts = append(parts, Part{k, v})
@@ -318,7 +318,7 @@ func Split(name string) ([]Part, error) {
 }
 
 // ErrName is wrapped by CheckName's errors.
-var ErrName = errors.New("cell: bad cell name")
+var ErrName = errors.New("bad cell name")
 
 // CheckName refuses names that cannot round-trip through one benchfmt line.
 func CheckName(name string) error {

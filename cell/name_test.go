@@ -171,7 +171,7 @@ func TestParseRefuses(t *testing.T) {
 		{ok + "/aa=c", "unknown aa"},
 	} {
 		_, err := Parse(tc.name)
-		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), "cell: ") {
+		if err == nil || !strings.Contains(err.Error(), tc.want) || strings.HasPrefix(err.Error(), "cell: ") {
 			t.Errorf("Parse(%q) = %v, want an error containing %q", tc.name, err, tc.want)
 		}
 	}

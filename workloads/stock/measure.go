@@ -11,7 +11,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/fastpathlab/fplab/cell"
-	"github.com/fastpathlab/fplab/internal/oneline"
 	"github.com/fastpathlab/fplab/workloads"
 )
 
@@ -204,14 +203,14 @@ func measureOne(ctx context.Context, r Route, cp *workloads.Corpus, msgs [][]byt
 			c0, t0 := cpuTime(), time.Now()
 			for i := from; i < to; i++ {
 				if err := d.Append(msgs[i]); err != nil {
-					return 0, 0, fmt.Errorf("record %d: %v", i, oneline.Err(err))
+					return 0, 0, fmt.Errorf("record %d: %w", i, err)
 				}
 			}
 			rec, err := d.NewRecordBatch()
 			wall += time.Since(t0)
 			cpu += cpuTime() - c0
 			if err != nil {
-				return 0, 0, fmt.Errorf("batch %d: %v", b, oneline.Err(err))
+				return 0, 0, fmt.Errorf("batch %d: %w", b, err)
 			}
 			rows, sum := int(rec.NumRows()), workloads.BatchChecksum(rec)
 			rec.Release()
