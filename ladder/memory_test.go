@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -69,5 +70,43 @@ func TestRunRefusesCorporaPastTheHost(t *testing.T) {
 	opt.memTotal = 1 << 30
 	if _, err := Run(context.Background(), opt); err != nil {
 		t.Errorf("the same spec on 1 GiB: %v", err)
+	}
+}
+
+// TestDiskNeed: real Kafka cells count their corpus once per replica
+// (min(brokers, 3)); every corpus counts its expected hashes.
+func TestDiskNeed(t *testing.T) {
+	s := mustSpec(t, runnerSpec) // json and raw, 1 broker, 500 records
+	cells, err := Expand(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	need, err := diskNeed(s, cells)
+	if err != nil || need != 2*500*hashBytesPerRecord {
+		t.Errorf("embedded: %d, %v; want only the hashes, %d", need, err, 2*500*hashBytesPerRecord)
+	}
+	for i := range cells {
+		cells[i].Cluster, cells[i].Brokers = cell.ClusterKafka, 3
+	}
+	need, _ = diskNeed(s, cells)
+	// 2 corpora x 500 records x 3 replicas x (~145 encoded + 16) + hashes.
+	if per := (need - 2*500*hashBytesPerRecord) / (2 * 500 * 3); per < 155 || per > 165 {
+		t.Errorf("kafka: %d bytes a record per replica, want about 161", per)
+	}
+}
+
+func TestRunRefusesCorporaPastTheDisk(t *testing.T) {
+	s := mustSpec(t, runnerSpec)
+	root := t.TempDir()
+	_, err := Run(context.Background(), Options{Spec: s, BinDir: fakeBinDir(t, "go", "mimalloc2"), Root: root, Infra: &fakeInfra{}, freeDisk: 4000})
+	want := "spec runner: records: the run would write about 0.0 MiB of corpora (real Kafka's replicated logs and the expected hashes), more than 90% of the 0.0 MiB free under its root"
+	if err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("Run = %v\nwant %s...", err, want)
+	}
+	if ents, _ := os.ReadDir(root); len(ents) != 0 {
+		t.Errorf("a refused run left %v", ents)
+	}
+	if free := freeBytes(filepath.Join(root, "not", "made", "yet")); free <= 0 {
+		t.Errorf("freeBytes of a root to be made = %d", free)
 	}
 }

@@ -56,9 +56,10 @@ type Options struct {
 	// ladder's own).
 	ChildEnv []string
 
-	// memTotal stands in for the host's memory in tests (0: MemTotal of
-	// /proc/meminfo).
-	memTotal int64
+	// memTotal and freeDisk stand in for the host's memory and the free
+	// space under Root in tests (0: MemTotal of /proc/meminfo, statfs);
+	// freeDisk < 0 skips the disk check (a resume: checked at the start).
+	memTotal, freeDisk int64
 }
 
 // withDefaults checks o against its bounds and fills in every default,

@@ -94,6 +94,10 @@ func Resume(ctx context.Context, runDir string, opt Options) (string, error) {
 	if st.Spec.ClusterProps, err = restoreSecrets(st.Spec.ClusterProps, opt.Secrets); err != nil {
 		return runDir, err
 	}
+	// The run's disk was checked when it started; what it wrote since is
+	// in the free space it would see now, so a second check would count it
+	// twice and could refuse to finish a run that fits.
+	opt.freeDisk = -1
 	r, err := prepare(st.Spec, opt)
 	if err != nil {
 		return runDir, err
@@ -139,7 +143,15 @@ func prepare(spec *Spec, opt Options) (*runner, error) {
 	if mem == 0 {
 		mem = hostMemTotal()
 	}
-	if err := checkHostMemory(spec, sch.Cells, mem); err != nil {
+	free := opt.freeDisk
+	if free == 0 {
+		free = freeBytes(opt.Root)
+	}
+	err = checkHostMemory(spec, sch.Cells, mem)
+	if err == nil {
+		err = checkDisk(spec, sch.Cells, free)
+	}
+	if err != nil {
 		var se *SpecError
 		if errors.As(err, &se) && se.File == "" {
 			se.File = opt.SpecPath
