@@ -48,12 +48,11 @@ func diskNeed(s *Spec, cells []cell.Cell) (int64, error) {
 		if c.Value(cell.Cluster) != cell.ClusterKafka {
 			continue
 		}
-		codec, err := workloads.NewCodec(workloads.Format(g.format), schema)
+		mean, err := groupMeanEncoded(s, schema, g)
 		if err != nil {
 			return 0, err
 		}
-		corpus := workloads.NewCorpus(schema, codec, s.Seed, s.Records, workloads.CorpusOptsOf(g.topic)...)
-		per := int64(meanEncoded(corpus, s.Records) + kafkaBytesPerRecord)
+		per := int64(mean + kafkaBytesPerRecord)
 		if g.topic.Keys {
 			per += keyedBytesPerRecord
 		}

@@ -57,16 +57,24 @@ func embeddedLoads(s *Spec, cells []cell.Cell) ([]corpusLoad, error) {
 			continue
 		}
 		seen[g] = true
-		codec, err := workloads.NewCodec(workloads.Format(g.format), schema)
+		mean, err := groupMeanEncoded(s, schema, g)
 		if err != nil {
 			return nil, err
 		}
-		corpus := workloads.NewCorpus(schema, codec, s.Seed, s.Records, workloads.CorpusOptsOf(g.topic)...)
-		mean := meanEncoded(corpus, s.Records)
 		out = append(out, corpusLoad{group: g, records: s.Records,
 			bytes: int64(s.Records) * int64(brokerBytesPerEncodedByte*mean+brokerBytesPerRecord)})
 	}
 	return out, nil
+}
+
+// groupMeanEncoded is the mean encoded size of the records of g's corpus.
+func groupMeanEncoded(s *Spec, schema *workloads.Schema, g group) (int, error) {
+	codec, err := workloads.NewCodec(workloads.Format(g.format), schema)
+	if err != nil {
+		return 0, err
+	}
+	corpus := workloads.NewCorpus(schema, codec, s.Seed, s.Records, workloads.CorpusOptsOf(g.topic)...)
+	return meanEncoded(corpus, s.Records), nil
 }
 
 // meanEncoded is the mean encoded size of a corpus's records, from a sample
