@@ -140,19 +140,35 @@ func (n *node) died() error {
 	return fmt.Errorf("node %d exited (%w): %s", n.id, n.waitErr, logProblem(n.logPath))
 }
 
-// logProblem picks the most telling line of a log's tail: the last ERROR
-// or exception line, else the last line; always one line.
+// logProblem picks the most telling line of a log's tail: the last line
+// logged at ERROR or FATAL level, else the last one naming an exception or
+// an error, else the last line; always one line. The level comes first: a
+// node that fails shuts down with INFO lines that name exceptions of their
+// own (RejectedExecutionException as its event queue closes), which hid
+// the ERROR line that said why.
 func logProblem(path string) string {
 	b, err := readTail(path, 64<<10)
 	if err != nil || len(b) == 0 {
 		return "(no log output; see " + path + ")"
 	}
-	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	return tellingLine(string(b)) + " (log: " + path + ")"
+}
+
+// tellingLine is logProblem's choice among a log tail's lines.
+func tellingLine(tail string) string {
+	lines := strings.Split(strings.TrimSpace(tail), "\n")
 	pick := lines[len(lines)-1]
-	for i := len(lines) - 1; i >= 0; i-- {
-		l := lines[i]
-		if strings.Contains(l, "ERROR") || strings.Contains(l, "Exception") || strings.Contains(l, "Error:") {
-			pick = l
+	found := false
+	for _, marks := range [][]string{{"] ERROR ", "] FATAL "}, {"Exception", "Error:"}} {
+		for i := len(lines) - 1; i >= 0 && !found; i-- {
+			for _, m := range marks {
+				if strings.Contains(lines[i], m) {
+					pick, found = lines[i], true
+					break
+				}
+			}
+		}
+		if found {
 			break
 		}
 	}
@@ -160,7 +176,7 @@ func logProblem(path string) string {
 	if len(pick) > 400 {
 		pick = pick[:400] + "..."
 	}
-	return pick + " (log: " + path + ")"
+	return pick
 }
 
 func readTail(path string, max int64) ([]byte, error) {
