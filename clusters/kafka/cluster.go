@@ -28,18 +28,42 @@ type Cluster struct {
 // Start provisions and starts a cluster of o.Brokers nodes and returns once
 // cluster metadata lists every broker. On any failure, including ctx ending
 // or o.StartTimeout passing, every process it started is killed before it
-// returns the one-line error.
+// returns the one-line error. When Start chose the ports itself and a node
+// lost one of them to another listener before it bound, it starts the
+// cluster again on new ports, up to startAttempts times in all.
 func Start(ctx context.Context, o Options) (*Cluster, error) {
 	o, err := o.withDefaults()
 	if err != nil {
 		return nil, err
 	}
-	ports := o.Ports
-	for _, p := range ports {
+	for _, p := range o.Ports {
 		if err := checkFree(p); err != nil {
 			return nil, err
 		}
 	}
+	ctx, cancel := context.WithTimeout(ctx, o.StartTimeout)
+	defer cancel()
+	for attempt := 1; ; attempt++ {
+		c, err := startOnce(ctx, o)
+		if err == nil || len(o.Ports) > 0 || attempt == startAttempts || !c.lostBind() || ctx.Err() != nil {
+			if err != nil {
+				return nil, err
+			}
+			return c, nil
+		}
+		if err := c.removeNodes(); err != nil {
+			return nil, err
+		}
+	}
+}
+
+const startAttempts = 3
+
+// startOnce is one attempt of Start. On failure it returns the cluster (its
+// processes gone) beside the error, for lostBind.
+func startOnce(ctx context.Context, o Options) (*Cluster, error) {
+	ports := o.Ports
+	var err error
 	if len(ports) == 0 {
 		if ports, err = freePorts(o.Brokers); err != nil {
 			return nil, err
@@ -79,22 +103,48 @@ func Start(ctx context.Context, o Options) (*Cluster, error) {
 		}
 		c.nodes = append(c.nodes, n)
 	}
-	ctx, cancel := context.WithTimeout(ctx, o.StartTimeout)
-	defer cancel()
 	if err := c.formatAll(ctx); err != nil {
-		return nil, err
+		return c, err
 	}
 	for _, n := range c.nodes {
 		if err := n.start(); err != nil {
 			c.killAll()
-			return nil, err
+			return c, err
 		}
 	}
 	if err := c.waitReady(ctx); err != nil {
 		c.killAll()
-		return nil, err
+		return c, err
 	}
 	return c, nil
+}
+
+// lostBind reports whether a node of a failed start could not bind its
+// port.
+func (c *Cluster) lostBind() bool {
+	if c == nil {
+		return false
+	}
+	for _, n := range c.nodes {
+		if lostBind(n.logPath) {
+			return true
+		}
+	}
+	return false
+}
+
+// removeNodes deletes a failed start's node directories and logs, so the
+// next attempt formats afresh.
+func (c *Cluster) removeNodes() error {
+	for _, n := range c.nodes {
+		if err := os.RemoveAll(n.dir); err != nil {
+			return fmt.Errorf("remove node %d after a lost port: %w", n.id, err)
+		}
+		if err := os.Remove(n.logPath); err != nil && !os.IsNotExist(err) {
+			return fmt.Errorf("remove node %d's log after a lost port: %w", n.id, err)
+		}
+	}
+	return nil
 }
 
 // formatAll formats every node's storage with one cluster id, in parallel
