@@ -41,6 +41,14 @@ type Cell struct {
 	// Decoder is "" or lab for the lab's decoder, stock for the stock
 	// library route (Parse returns "" without a decoder part).
 	Decoder string
+	// Mode is "" or bounded for a bounded read, live for a live one
+	// (Parse returns "" without a mode part).
+	Mode string
+	// Rate is a live cell's target produce rate (records per second; 0 for
+	// a bounded cell).
+	Rate int
+	// Linger is a live cell's batch linger (0 for a bounded cell).
+	Linger time.Duration
 	// Ckpt is the checkpoint interval (0: checkpointing off).
 	Ckpt time.Duration
 	// Prof is set for a profiled cell.
@@ -55,7 +63,7 @@ type Cell struct {
 // "BenchmarkLadder/" prefix), key=value parts in the fixed order of Keys, so
 // benchproc can project any of them:
 //
-//	path=fast/format=json/batch=8192/brokers=3/alloc=go/crc=off[/cluster=kafka][/compression=lz4][/size=1024][/keys=on][/nulls=0.01][/txn=aborts][/case=appended][/decoder=stock][/ckpt=1s][/prof=on][/fault=kill][/aa=a]
+//	path=fast/format=json/batch=8192/brokers=3/alloc=go/crc=off[/cluster=kafka][/compression=lz4][/size=1024][/keys=on][/nulls=0.01][/txn=aborts][/case=appended][/decoder=stock][/mode=live/rate=100000/linger=10ms][/ckpt=1s][/prof=on][/fault=kill][/aa=a]
 //
 // The optional axes (cluster to case) are left out at their Default. Parse
 // is its inverse.
@@ -126,6 +134,18 @@ func (c Cell) Value(key string) string {
 			return DecoderLab
 		}
 		return c.Decoder
+	case Mode:
+		if c.Mode == "" {
+			return ModeBounded
+		}
+		return c.Mode
+	case Rate:
+		return strconv.Itoa(c.Rate)
+	case Linger:
+		if c.Linger > 0 {
+			return c.Linger.String()
+		}
+		return "0"
 	case Ckpt:
 		if c.Ckpt > 0 {
 			return c.Ckpt.String()
@@ -188,6 +208,9 @@ func Parse(name string) (Cell, error) {
 			return Cell{}, fmt.Errorf("%s: %s=%s is never written (it is the default)", name, k, def)
 		}
 	}
+	if err := c.checkLive(); err != nil {
+		return Cell{}, fmt.Errorf("%s: %w", name, err)
+	}
 	return c, nil
 }
 
@@ -241,15 +264,20 @@ func (c *Cell) set(p Part) error {
 		if c.Decoder, err = known(p, Decoders()); c.Decoder == DecoderLab {
 			c.Decoder = ""
 		}
-	case Ckpt:
-		d, perr := time.ParseDuration(p.Value)
-		switch {
-		case perr != nil || d <= 0:
-			err = fmt.Errorf("ckpt=%s is not a positive duration", p.Value)
-		case d.String() != p.Value:
-			err = fmt.Errorf("ckpt=%s is not written as %s", p.Value, d)
+	case Mode:
+		if c.Mode, err = known(p, Modes()); c.Mode == ModeBounded {
+			c.Mode = ""
 		}
-		c.Ckpt = d
+	case Rate:
+		if c.Rate = 0; p.Value != "0" {
+			c.Rate, err = positive(p)
+		}
+	case Linger:
+		if c.Linger = 0; p.Value != "0" {
+			c.Linger, err = canonicalDuration(p)
+		}
+	case Ckpt:
+		c.Ckpt, err = canonicalDuration(p)
 	case Prof:
 		_, err = known(p, []string{On})
 		c.Prof = true
@@ -262,6 +290,34 @@ func (c *Cell) set(p Part) error {
 	}
 	return err
 }
+
+// canonicalDuration is a positive duration written as time.Duration's
+// String writes it, so a name has one spelling.
+func canonicalDuration(p Part) (time.Duration, error) {
+	d, err := time.ParseDuration(p.Value)
+	switch {
+	case err != nil || d <= 0:
+		return 0, fmt.Errorf("%s=%s is not a positive duration", p.Key, p.Value)
+	case d.String() != p.Value:
+		return 0, fmt.Errorf("%s=%s is not written as %s", p.Key, p.Value, d)
+	}
+	return d, nil
+}
+
+// checkLive refuses live axes on a bounded cell and a live cell without
+// them: a live cell's figures mean nothing without its rate and linger.
+func (c Cell) checkLive() error {
+	switch {
+	case !c.Live() && (c.Rate != 0 || c.Linger != 0):
+		return fmt.Errorf("rate and linger are parts of a mode=%s cell only", ModeLive)
+	case c.Live() && (c.Rate == 0 || c.Linger == 0):
+		return fmt.Errorf("a mode=%s cell needs rate and linger parts", ModeLive)
+	}
+	return nil
+}
+
+// Live reports whether the cell reads a live topic (mode=live).
+func (c Cell) Live() bool { return c.Mode == ModeLive }
 
 func known(p Part, values []string) (string, error) {
 	if !slices.Contains(values, p.Value) {

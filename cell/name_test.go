@@ -52,6 +52,11 @@ func variants() []Cell {
 	for _, d := range []time.Duration{time.Millisecond, 250 * time.Millisecond, time.Second, 90 * time.Second} {
 		add(func(c *Cell) { c.Ckpt = d })
 	}
+	for _, r := range []int{1, 10_000, 500_000} {
+		for _, l := range []time.Duration{time.Microsecond, time.Millisecond, 100 * time.Millisecond} {
+			add(func(c *Cell) { c.Mode, c.Rate, c.Linger = ModeLive, r, l })
+		}
+	}
 	add(func(c *Cell) { c.CRC = true })
 	add(func(c *Cell) { c.Prof = true })
 	add(func(c *Cell) { c.Fault = FaultKill })
@@ -82,6 +87,9 @@ func random(r *rand.Rand) Cell {
 	}
 	if r.IntN(3) > 0 {
 		c.AA = pick([]string{"a", "b"})
+	}
+	if r.IntN(2) == 0 {
+		c.Mode, c.Rate, c.Linger = ModeLive, 1+r.IntN(1_000_000), time.Duration(1+r.IntN(1000))*time.Millisecond
 	}
 	return c
 }
@@ -128,6 +136,11 @@ func TestNameShape(t *testing.T) {
 	if got := c.Name(); got != want {
 		t.Fatalf("Name = %q, want %q", got, want)
 	}
+	live := base()
+	live.Mode, live.Rate, live.Linger = ModeLive, 100_000, 10*time.Millisecond
+	if got, want := live.Name(), "path=fast/format=json/batch=8192/brokers=1/alloc=go/crc=off/mode=live/rate=100000/linger=10ms"; got != want || !live.Live() || base().Live() {
+		t.Fatalf("Name = %q, want %q (Live %v)", got, want, live.Live())
+	}
 	if c.Value(Cluster) != ClusterKafka || base().Value(Cluster) != ClusterEmbedded || (Cell{}).Value(Cluster) != ClusterEmbedded {
 		t.Fatal("Value(cluster) does not report embedded for the default")
 	}
@@ -169,6 +182,15 @@ func TestParseRefuses(t *testing.T) {
 		{ok + "/ckpt=-1s", "not a positive duration"},
 		{ok + "/prof=off", "unknown prof"},
 		{ok + "/aa=c", "unknown aa"},
+		{ok + "/mode=bounded", "never written"},
+		{ok + "/mode=stream", "unknown mode"},
+		{ok + "/mode=live/rate=0/linger=1ms", "never written"},
+		{ok + "/mode=live/rate=1e5/linger=1ms", "rate=1e5 is not a positive integer"},
+		{ok + "/mode=live/rate=1000/linger=1000ms", "not written as 1s"},
+		{ok + "/mode=live/linger=1ms", "needs rate and linger"},
+		{ok + "/mode=live/rate=1000", "needs rate and linger"},
+		{ok + "/rate=1000/linger=1ms", "parts of a mode=live cell only"},
+		{ok + "/linger=1ms/mode=live/rate=1000", `out of order`},
 	} {
 		_, err := Parse(tc.name)
 		if err == nil || !strings.Contains(err.Error(), tc.want) || strings.HasPrefix(err.Error(), "cell: ") {
@@ -203,6 +225,10 @@ func TestOrder(t *testing.T) {
 		{Path, PathCeiling, "zzz", true},
 		{Path, "aaa", PathRowwise, false},
 		{Format, "avro", "json", true},
+		{Linger, "1ms", "10ms", true},
+		{Linger, "100ms", "10ms", false},
+		{Linger, "500us", "1ms", true},
+		{Rate, "10000", "500000", true},
 	} {
 		if got := Less(tc.key, tc.a, tc.b); got != tc.less {
 			t.Errorf("Less(%s, %s, %s) = %v", tc.key, tc.a, tc.b, got)

@@ -3,6 +3,7 @@ package cell
 import (
 	"slices"
 	"strconv"
+	"time"
 )
 
 // Keys of a cell name's parts, in name order: the seven axes a spec sweeps,
@@ -34,6 +35,15 @@ const (
 	// Decoder says whose decoder a consume path runs: the lab's columnar
 	// one, or the best stock Go library route of the format.
 	Decoder = "decoder"
+	// Mode says how the topic is read: bounded (a preloaded topic drained
+	// from a cold start) or live (a producer writes at a target rate while
+	// the path reads unbounded).
+	Mode = "mode"
+	// Rate is a live cell's target produce rate in records per second.
+	Rate = "rate"
+	// Linger is how long a live cell's batch may wait for rows after its
+	// first one before it is handed over short.
+	Linger = "linger"
 
 	// Ckpt is the checkpoint interval of a checkpointing cell.
 	Ckpt = "ckpt"
@@ -47,8 +57,13 @@ const (
 
 // Axes lists the axis keys in name order.
 func Axes() []string {
-	return []string{Path, Format, Batch, Brokers, Alloc, CRC, Cluster, Compression, Size, Keyed, Nulls, Txn, Case, Decoder}
+	return []string{Path, Format, Batch, Brokers, Alloc, CRC, Cluster, Compression, Size, Keyed, Nulls, Txn, Case, Decoder, Mode, Rate, Linger}
 }
+
+// LiveAxes are the axes only a live cell has: a bounded cell's name leaves
+// them out (their Default), and a spec's values for them make live cells
+// only.
+func LiveAxes() []string { return []string{Rate, Linger} }
 
 // Default is the value of an axis a name leaves out (and a spec may omit),
 // and "" for an axis every name and spec must state.
@@ -70,6 +85,10 @@ func Default(key string) string {
 		return CaseNone
 	case Decoder:
 		return DecoderLab
+	case Mode:
+		return ModeBounded
+	case Rate, Linger:
+		return "0"
 	}
 	return ""
 }
@@ -179,6 +198,27 @@ const (
 	DecoderStock = "stock"
 	DecoderNone  = "none"
 )
+
+// Read modes (key mode).
+const (
+	ModeBounded = "bounded"
+	ModeLive    = "live"
+)
+
+// Modes lists the read modes.
+func Modes() []string { return []string{ModeBounded, ModeLive} }
+
+// LivePath reports whether a path can read a live topic: the columnar Go
+// paths, which hand over a batch that is not full once its linger passes.
+// rowwise has no linger rule (its batches wait to be full), and the
+// references and the ceiling read bounded only for now.
+func LivePath(p string) bool {
+	switch p {
+	case PathShallow, PathFast, PathFranz:
+		return true
+	}
+	return false
+}
 
 // On and Off are the values of the crc and prof parts.
 const (
@@ -307,6 +347,8 @@ func Values(key string) []string {
 		return Cases()
 	case Decoder:
 		return Decoders()
+	case Mode:
+		return Modes()
 	}
 	return nil
 }
@@ -327,7 +369,8 @@ func PathRank(path string) (int, bool) {
 
 // Less orders two values of one key: paths from least to most native and
 // parity cases in Cases' order (unknown values after the known ones),
-// numbers numerically, anything else alphabetically.
+// numbers numerically, durations (linger, ckpt) by length, anything else
+// alphabetically.
 func Less(key, a, b string) bool {
 	if key == Path || key == Case {
 		vs := Values(key)
@@ -343,6 +386,11 @@ func Less(key, a, b string) bool {
 	fb, errB := strconv.ParseFloat(b, 64)
 	if errA == nil && errB == nil {
 		return fa < fb
+	}
+	da, errA := time.ParseDuration(a)
+	db, errB := time.ParseDuration(b)
+	if errA == nil && errB == nil {
+		return da < db
 	}
 	return a < b
 }
