@@ -48,14 +48,36 @@ type Cell struct {
 	// CPUProfile and MemProfile, when set, are where the child writes a CPU
 	// profile of its measured window and a heap profile at its end.
 	CPUProfile, MemProfile string
+
+	// A live cell (mode=live) writes Records = LiveRecords(Rate, Warmup +
+	// Duration) records at its rate: a Warmup, then the measured Duration.
+	Warmup, Duration time.Duration
+	// LiveDir, when set, is where a live cell keeps its latency histogram
+	// and lag series (<cell name>-rep<k>.hgrm.json, .lag.csv); Rep names
+	// the repetition in those files.
+	LiveDir string
+	Rep     int
+	// T0 is a live cell's producer's start: record i's intended send time
+	// is T0 + i/Rate (Unix nanoseconds, the host's wall clock, which the
+	// cell and its producer share). Set for RoleProducer only.
+	T0 int64
+}
+
+// LiveRecords is how many records a live cell at rate writes in d.
+func LiveRecords(rate int, d time.Duration) int {
+	return int(int64(rate) * int64(d) / int64(time.Second))
 }
 
 // shapeKeys are the optional axes that shape the corpus's topic and how it
 // is read and decoded: each is a flag of its own, absent at its default.
-var shapeKeys = []string{cell.Compression, cell.Size, cell.Keyed, cell.Nulls, cell.Txn, cell.Case, cell.Decoder}
+var shapeKeys = []string{cell.Compression, cell.Size, cell.Keyed, cell.Nulls, cell.Txn, cell.Case, cell.Decoder, cell.Mode, cell.Rate, cell.Linger}
 
-// RoleReader is the Role of a checkpointing reader process.
-const RoleReader = "reader"
+// RoleReader is the Role of a checkpointing reader process; RoleProducer
+// that of a live cell's producer process.
+const (
+	RoleReader   = "reader"
+	RoleProducer = "producer"
+)
 
 // Args renders the cell as `fplab rung` flags, the one encoding the ladder
 // and a checkpointing supervisor use to start a cell's processes; Parse is
@@ -106,6 +128,15 @@ func (c *Cell) Args() []string {
 	opt("fault-socket", c.FaultSocket)
 	opt("cpuprofile", c.CPUProfile)
 	opt("memprofile", c.MemProfile)
+	if c.Live() {
+		opt("live-warmup", c.Warmup.String())
+		opt("live-duration", c.Duration.String())
+		opt("live-dir", c.LiveDir)
+		opt("rep", fmt.Sprint(c.Rep))
+	}
+	if c.T0 != 0 {
+		opt("t0", fmt.Sprint(c.T0))
+	}
 	return a
 }
 
@@ -144,7 +175,7 @@ func (c *Cell) Validate() error {
 		return fmt.Errorf("failures must be >= 0, got %d", c.Failures)
 	case c.Failures > 0 && c.Ckpt <= 0:
 		return fmt.Errorf("failures need checkpoints (a checkpoint interval > 0)")
-	case c.Role != "" && c.Role != RoleReader:
+	case c.Role != "" && c.Role != RoleReader && c.Role != RoleProducer:
 		return fmt.Errorf("unknown role %q", c.Role)
 	case c.Role == RoleReader && c.CkptDir == "":
 		return fmt.Errorf("a reader needs --ckpt-dir")
@@ -163,7 +194,56 @@ func (c *Cell) Validate() error {
 	case (c.Fault != "") != (c.FaultSocket != ""):
 		return fmt.Errorf("fault=%s needs a --fault-socket and a --fault-socket needs fault=%s", cell.FaultKill, cell.FaultKill)
 	}
+	if err := c.validateLive(); err != nil {
+		return err
+	}
 	return checkNotRedacted(c.Props)
+}
+
+// validateLive checks what a live cell needs and what it cannot combine
+// with; a bounded cell has none of its settings.
+func (c *Cell) validateLive() error {
+	if !c.Live() {
+		switch {
+		case c.Warmup != 0 || c.Duration != 0 || c.LiveDir != "" || c.T0 != 0:
+			return fmt.Errorf("--live-warmup, --live-duration, --live-dir and --t0 are for mode=%s cells", cell.ModeLive)
+		case c.Role == RoleProducer:
+			return fmt.Errorf("role %s is a mode=%s cell's", RoleProducer, cell.ModeLive)
+		}
+		return nil
+	}
+	switch {
+	case !cell.LivePath(c.Path):
+		return fmt.Errorf("path=%s cannot read live: %s", c.Path, whyNotLive(c.Path))
+	case c.Duration <= 0:
+		return fmt.Errorf("a live cell needs --live-duration > 0")
+	case c.Warmup < 0:
+		return fmt.Errorf("--live-warmup must be >= 0, got %v", c.Warmup)
+	case c.Records != LiveRecords(c.Rate, c.Warmup+c.Duration):
+		return fmt.Errorf("a live cell at rate=%d over %v writes %d records, not --records %d", c.Rate, c.Warmup+c.Duration, LiveRecords(c.Rate, c.Warmup+c.Duration), c.Records)
+	case c.Ckpt > 0 || c.Failures > 0 || c.FaultSocket != "":
+		return fmt.Errorf("a live cell cannot checkpoint or inject faults (yet)")
+	case c.Txn || c.Nulls != 0 || c.Case != "":
+		return fmt.Errorf("a live cell writes the clean topic: no txn, nulls or case")
+	case c.Role == RoleReader:
+		return fmt.Errorf("role %s is a checkpointing cell's", RoleReader)
+	case (c.Role == RoleProducer) != (c.T0 > 0):
+		return fmt.Errorf("--t0 is the producer's and the producer needs it")
+	}
+	return nil
+}
+
+// whyNotLive says why a path cannot read a live topic.
+func whyNotLive(path string) string {
+	switch {
+	case path == cell.PathRowwise:
+		return "a row path has no linger rule; its batches are handed over only when full"
+	case path == cell.PathCeiling:
+		return "the serving ceiling counts a bounded range of fetches"
+	case cell.CountingPath(path):
+		return "the JVM references read bounded only so far"
+	}
+	return "unknown path"
 }
 
 // sortedKeys orders a map's keys, so rendered flags are deterministic.

@@ -30,7 +30,13 @@ func TestArgsRoundTrip(t *testing.T) {
 		Bootstrap: []string{"h:1"}, Topic: "t", Partitions: 1, Records: 1, Seed: 1, Schema: "bid", Timeout: time.Minute}
 	kill := small
 	kill.Path, kill.Fault, kill.FaultSocket = "franz", cell.FaultKill, "/run/fault.sock"
-	for _, c := range []rungargs.Cell{full(), small, kill} {
+	live := small
+	live.Path, live.Mode, live.Rate, live.Linger = "fast", cell.ModeLive, 20_000, 10*time.Millisecond
+	live.Warmup, live.Duration, live.LiveDir, live.Rep = time.Second, 2*time.Second, "/run/live", 3
+	live.Records = 60_000
+	producer := live
+	producer.Role, producer.T0 = rungargs.RoleProducer, 1_700_000_000_000_000_000
+	for _, c := range []rungargs.Cell{full(), small, kill, live, producer} {
 		back, err := rungargs.Parse(c.Args(), io.Discard)
 		if err != nil {
 			t.Fatalf("Parse(%q): %v", c.Args(), err)
@@ -72,6 +78,15 @@ func TestParseRejects(t *testing.T) {
 		"--role reader":                        "needs --ckpt-dir",
 		"--path java --checkpoint-interval 1s": "java cannot checkpoint",
 		"--nosuchflag 1":                       "flag provided but not defined",
+		"--rate 1000 --linger 1ms":             "go with --mode live",
+		"--mode live --rate 1000":              "go with --mode live, and it needs both",
+		"--mode live --rate 1000 --linger 1ms --path rowwise --live-duration 1ms --records 1":  "path=rowwise cannot read live: a row path has no linger rule",
+		"--mode live --rate 1000 --linger 1ms --path java --live-duration 1ms --records 1":     "path=java cannot read live",
+		"--mode live --rate 1000 --linger 1ms --live-duration 1s":                              "writes 1000 records, not --records 1",
+		"--mode live --rate 1000 --linger 1ms --records 1":                                     "needs --live-duration > 0",
+		"--mode live --rate 1000 --linger 1ms --live-duration 1ms --records 1 --txn aborts":    "clean topic",
+		"--mode live --rate 1000 --linger 1ms --live-duration 1ms --records 1 --role producer": "--t0 is the producer's",
+		"--live-duration 1s": "are for mode=live cells",
 	} {
 		_, err := rungargs.Parse(append(strings.Fields(args), base...), io.Discard)
 		// No package prefix: the CLI adds its own ("fplab rung: ").

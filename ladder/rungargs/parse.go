@@ -53,8 +53,14 @@ func Decode(args []string, usage io.Writer) (Cell, error) {
 		cell.Txn:         "aborts: the corpus is written in transactions, some aborted, and read read_committed",
 		cell.Case:        "parity case",
 		cell.Decoder:     "stock: the shallow or fast path decodes with the format's best stock Go library instead of the lab's decoder",
+		cell.Mode:        "live: a producer writes at --rate while the path reads unbounded",
+		cell.Rate:        "mode=live: target produce rate, records per second",
+		cell.Linger:      "mode=live: a batch is handed over short once this has passed since its first row",
 	} {
-		shape[k] = fs.String(k, cell.Default(k), usage+": "+strings.Join(cell.Values(k), ", "))
+		if vs := cell.Values(k); vs != nil {
+			usage += ": " + strings.Join(vs, ", ")
+		}
+		shape[k] = fs.String(k, cell.Default(k), usage)
 	}
 	fs.DurationVar(&c.Ckpt, "checkpoint-interval", 0, "checkpoint barrier interval (0: checkpointing off)")
 	fs.StringVar(&c.Fault, cell.Fault, "", "fault=kill: a broker is killed and restarted mid-cell (needs --fault-socket)")
@@ -70,9 +76,14 @@ func Decode(args []string, usage io.Writer) (Cell, error) {
 	fs.Uint64Var(&c.KillSeed, "kill-seed", 0, "seed of the reader kill positions (0: the corpus seed)")
 	fs.StringVar(&c.CkptDir, "ckpt-dir", "", "directory for the checkpoint store and the sink's output (default: a temporary one)")
 	fs.StringVar(&c.FaultSocket, "fault-socket", "", "internal: fault server socket of a fault=kill cell (cluster=kafka)")
-	fs.StringVar(&c.Role, "role", "", "internal: \""+RoleReader+"\" for a checkpointing reader process")
+	fs.StringVar(&c.Role, "role", "", "internal: \""+RoleReader+"\" for a checkpointing reader process, \""+RoleProducer+"\" for a live cell's producer")
 	fs.StringVar(&c.CPUProfile, "cpuprofile", "", "write a CPU profile of the cell to this file")
 	fs.StringVar(&c.MemProfile, "memprofile", "", "write a heap profile at the end of the cell to this file")
+	fs.DurationVar(&c.Warmup, "live-warmup", 0, "mode=live: time the producer writes before the measured window")
+	fs.DurationVar(&c.Duration, "live-duration", 0, "mode=live: the measured window")
+	fs.StringVar(&c.LiveDir, "live-dir", "", "mode=live: directory for the latency histogram and the lag series")
+	fs.IntVar(&c.Rep, "rep", 0, "repetition number, in the names of the live cell's files")
+	fs.Int64Var(&c.T0, "t0", 0, "internal: a live producer's start, Unix nanoseconds")
 	fs.Var(&props, "cluster-prop", "client property k=v for an external cluster (repeatable)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -89,6 +100,9 @@ func Decode(args []string, usage io.Writer) (Cell, error) {
 		if err := c.Set(k, *shape[k]); err != nil {
 			return Cell{}, fmt.Errorf("--%w", err)
 		}
+	}
+	if c.Mode == "" && (c.Rate != 0 || c.Linger != 0) || c.Live() && (c.Rate == 0 || c.Linger == 0) {
+		return Cell{}, fmt.Errorf("--rate and --linger go with --mode %s, and it needs both", cell.ModeLive)
 	}
 	switch *crc {
 	case cell.On, cell.Off:
