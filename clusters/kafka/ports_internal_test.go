@@ -33,7 +33,7 @@ func TestLostBind(t *testing.T) {
 		log  string
 		want bool
 	}{
-		"bind": {"[t] ERROR [KafkaServer id=0] Fatal error\norg.apache.kafka.common.KafkaException: Socket server failed to bind to 127.0.0.1:23456: Address already in use.\n", true},
+		"bind":  {"[t] ERROR [KafkaServer id=0] Fatal error\norg.apache.kafka.common.KafkaException: Socket server failed to bind to 127.0.0.1:23456: Address already in use.\n", true},
 		"other": {"[t] ERROR [KafkaServer id=0] Fatal error during startup\njava.lang.OutOfMemoryError: Java heap space\n", false},
 	} {
 		p := filepath.Join(dir, name+".log")
