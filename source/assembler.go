@@ -20,7 +20,9 @@ import (
 // the stop. A partition is finished when its position reaches its stop,
 // so a range whose tail is aborted records and transaction markers ends
 // there instead of waiting for a record that never comes. A position never
-// passes the stop.
+// passes the stop. A live read's stops are unbounded (live.go): its
+// partitions are never finished, and its batches that are not full are
+// handed over by the linger rule instead.
 type assembler struct {
 	batch int
 	// parts and offs hold, per row of the current batch, its origin;
@@ -37,6 +39,11 @@ type assembler struct {
 	stats     consume.Stats
 	// lastProgress is when a message last arrived (stall detection).
 	lastProgress time.Time
+	// linger is a live read's Config.Linger, zero on a bounded read; first
+	// is when the current batch's first row was added (zero while it has
+	// none, and always on a bounded read), which starts its linger.
+	linger time.Duration
+	first  time.Time
 }
 
 // newAssembler starts every partition at its start offset; a partition
@@ -130,6 +137,9 @@ func (a *assembler) check(p int32) error {
 
 // added records a row appended to the current batch.
 func (a *assembler) added(p int32, off int64, n int) {
+	if a.linger > 0 {
+		a.startLinger()
+	}
 	a.parts = append(a.parts, p)
 	a.offs = append(a.offs, off)
 	a.bytes += int64(n)
@@ -137,6 +147,9 @@ func (a *assembler) added(p int32, off int64, n int) {
 
 // addedNull records a tombstone's all-null row appended to the batch.
 func (a *assembler) addedNull(p int32, off int64) {
+	if a.linger > 0 {
+		a.startLinger()
+	}
 	a.parts = append(a.parts, p)
 	a.offs = append(a.offs, off)
 	a.nulls++
@@ -144,6 +157,9 @@ func (a *assembler) addedNull(p int32, off int64) {
 
 // addedRun records a run of rows appended in one call.
 func (a *assembler) addedRun(parts []int32, offs []int64, n int) {
+	if a.linger > 0 {
+		a.startLinger()
+	}
 	a.parts = append(a.parts, parts...)
 	a.offs = append(a.offs, offs...)
 	a.bytes += int64(n)
@@ -168,6 +184,7 @@ func (a *assembler) emit(rec arrow.RecordBatch) *consume.Batch {
 	a.stats.Bytes += a.bytes
 	a.stats.Batches++
 	a.parts, a.offs, a.bytes, a.nulls = a.parts[:0], a.offs[:0], 0, 0
+	a.first = time.Time{}
 	return &a.out
 }
 
@@ -181,12 +198,17 @@ func (a *assembler) parseFailed(p int32, off int64, err error) {
 }
 
 // progress notes that a message arrived; stalled reports an error once no
-// message has arrived for timeout.
+// message has arrived for timeout. On a bounded read an EOF event counts as
+// progress too (it may finish a partition); on a live read it only says
+// the consumer is at the end of the log, which is no message.
 func (a *assembler) progress() { a.lastProgress = time.Now() }
 
 func (a *assembler) stalled(timeout time.Duration) error {
 	if time.Since(a.lastProgress) < timeout {
 		return nil
+	}
+	if a.live() {
+		return a.liveStalled(timeout)
 	}
 	var behind []string
 	for p := range a.pos {

@@ -27,13 +27,27 @@ type Config struct {
 	Partitions int
 	// Start is the first offset to read per partition (nil: the log
 	// starts). A start below a partition's log start (records deleted)
-	// fails the read; it never skips ahead.
+	// fails the read; it never skips ahead. Nil with Live.
 	Start []int64
 	// Stop is the offset per partition at which reading ends (nil: the high
 	// watermarks captured when the reader opens): a partition is finished
 	// when the consumer's position reaches it, whether the last records
-	// before it were delivered or not (see the package doc).
+	// before it were delivered or not (see the package doc). Nil with Live.
 	Stop []int64
+	// Live reads unbounded, the way a service consumes a topic a producer
+	// keeps writing: each partition starts at its high watermark captured
+	// when the reader opens (the end of the log then: nothing written
+	// before is read) and has no stop. Next never returns io.EOF; it hands
+	// over batches until its context ends or no message arrives for
+	// Timeout. A live read needs Linger, and runs on the columnar paths
+	// (shallow, fast, franz) only.
+	Live bool
+	// Linger is how long a live read's batch that holds rows may wait for
+	// more: once Linger has passed since its first row was added, it is
+	// handed over full or not (a full batch is handed over at once, as in
+	// a bounded read). Without it a batch that is not full would wait for
+	// rows forever. Zero unless Live; at most 10 s.
+	Linger time.Duration
 	// Batch is the number of rows per emitted batch.
 	Batch int
 	// CRC is the cell's check.crcs setting.
@@ -52,16 +66,21 @@ type Config struct {
 	Codec workloads.Codec
 	Mem   memory.Allocator
 	// Timeout bounds opening (metadata, watermarks) and any stall while
-	// draining: no message for this long is an error, never a hang.
+	// draining: no message for this long is an error, never a hang. A live
+	// read measures against a producer that writes continuously, so there
+	// too a quiet topic for this long is an error.
 	Timeout time.Duration
 }
 
-// limits is the table validate checks Config against.
+// limits is the table validate checks Config against. A linger is the
+// latency a live read adds to a short batch: beyond maxLinger it would be
+// a batch interval, not a linger.
 var limits = struct {
 	minBatch, maxBatch     int
 	minParts, maxParts     int
 	minTimeout, maxTimeout time.Duration
-}{1, 1 << 20, 1, cell.MaxPartitions, 100 * time.Millisecond, time.Hour}
+	maxLinger              time.Duration
+}{1, 1 << 20, 1, cell.MaxPartitions, 100 * time.Millisecond, time.Hour, 10 * time.Second}
 
 func (c *Config) validate() error {
 	if _, err := consume.ParsePath(string(c.Path)); err != nil {
@@ -92,6 +111,9 @@ func (c *Config) validate() error {
 		return fmt.Errorf("%d start offsets for %d partitions", len(c.Start), c.Partitions)
 	case c.Stop != nil && len(c.Stop) != c.Partitions:
 		return fmt.Errorf("%d stop offsets for %d partitions", len(c.Stop), c.Partitions)
+	}
+	if err := c.validateLive(); err != nil {
+		return err
 	}
 	for k := range c.Props {
 		if _, fixed := fixedProps[k]; fixed {

@@ -16,9 +16,12 @@
 // split state after each, reads each partition's range [start, stop)
 // (stop: the high watermark at open unless Config.Stop says otherwise), adds
 // key and headers columns with Config.Keys, and ends with io.EOF or one
-// error line.
+// error line. With Config.Live a columnar path reads unbounded instead,
+// from the end of the log at open, handing over a batch that is not full
+// once Config.Linger has passed since its first row; it never ends with
+// io.EOF.
 //
-// How the paths read (bounded reads, tombstones, keys and headers, the
-// buffer pool, the shared librdkafka configuration, which failures are
-// fatal) is docs/paths.md.
+// How the paths read (bounded and live reads, tombstones, keys and
+// headers, the buffer pool, the shared librdkafka configuration, which
+// failures are fatal) is docs/paths.md.
 package source

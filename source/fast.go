@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
 
@@ -71,7 +72,7 @@ func openFast(cfg *Config) (*fastReader, error) {
 		cfg: cfg, rdk: rdk, dr: dr, decoder: decoder,
 		col: col, direct: direct,
 		keys: keyColumns(cfg),
-		a:    newAssembler(cfg.Batch, rdk.start, rdk.stop),
+		a:    assemblerFor(cfg, rdk.start, rdk.stop),
 	}, nil
 }
 
@@ -100,10 +101,21 @@ func (r *fastReader) Next(ctx context.Context) (*consume.Batch, error) {
 			}
 			return nil, io.EOF
 		}
+		// A live read's batch that is not full: the crossing's messages
+		// are all in it (it would be full otherwise), and once its linger
+		// has passed it is handed over as it is. The clock is read only
+		// while a linger runs, never on a bounded read.
+		var now time.Time
+		if a.lingering() {
+			now = time.Now()
+			if a.lingerDue(now) {
+				return a.emit(keyedBatch(r.col.NewRecordBatch(), r.keys)), nil
+			}
+		}
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("fast: %w", err)
 		}
-		if err := r.drainOnce(); err != nil {
+		if err := r.drainOnce(a.waitMs(100, now)); err != nil {
 			return nil, err
 		}
 	}
@@ -243,17 +255,18 @@ func (r *fastReader) applyEOFs() error {
 	return nil
 }
 
-// drainOnce is one cgo crossing. With a Direct column, the payloads go
-// straight into its data's free tail (at least a batch's worth at the mean
-// payload so far; a crossing that fills it ends there). Errors come first:
-// one the client does not retry by itself ends the read, whatever else
-// the crossing brought.
-func (r *fastReader) drainOnce() error {
+// drainOnce is one cgo crossing, waiting up to waitMs for the first
+// message (100 ms, less when a live batch's linger ends sooner). With a
+// Direct column, the payloads go straight into its data's free tail (at
+// least a batch's worth at the mean payload so far; a crossing that fills
+// it ends there). Errors come first: one the client does not retry by
+// itself ends the read, whatever else the crossing brought.
+func (r *fastReader) drainOnce(waitMs int) error {
 	var dst []byte
 	if r.direct != nil {
 		dst = r.direct.Tail(r.expect(r.a.batch))
 	}
-	n, err := r.dr.Run(100, dst)
+	n, err := r.dr.Run(waitMs, dst)
 	r.a.stats.Crossings++
 	if err != nil {
 		return err
@@ -274,7 +287,10 @@ func (r *fastReader) drainOnce() error {
 	}
 	r.eofs = r.dr.EOFs()
 	r.i = 0
-	if n == 0 && len(r.eofs) == 0 {
+	// A live read's EOF events come whenever it catches up with the
+	// producer: they are no message, so a crossing of only those is one
+	// that brought nothing (and they never finish a partition there).
+	if n == 0 && (len(r.eofs) == 0 || r.a.live()) {
 		// nothing drained, nothing left to decode: librdkafka's position
 		// may have passed what it does not deliver
 		r.rdk.position(r.a)

@@ -57,7 +57,7 @@ func openFranz(ctx context.Context, cfg *Config) (*franzReader, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := newAssembler(cfg.Batch, start, stop)
+	a := assemblerFor(cfg, start, stop)
 	// Only partitions with records to read are consumed (see openRdk).
 	offs := make(map[int32]kgo.Offset, cfg.Partitions)
 	for p := range start {
@@ -118,7 +118,19 @@ func (r *franzReader) Next(ctx context.Context) (*consume.Batch, error) {
 			}
 			return nil, io.EOF
 		}
-		if err := r.poll(ctx); err != nil {
+		// A live read's batch that is not full: every fetched record is
+		// taken (it would be full otherwise), and once its linger has
+		// passed it is handed over as it is. The clock is read only while
+		// a linger runs, never on a bounded read.
+		wait := 100 * time.Millisecond
+		if a.lingering() {
+			now := time.Now()
+			if a.lingerDue(now) {
+				return a.emit(keyedBatch(r.col.NewRecordBatch(), r.keys)), nil
+			}
+			wait = min(wait, a.lingerLeft(now))
+		}
+		if err := r.poll(ctx, wait); err != nil {
 			return nil, err
 		}
 	}
@@ -205,13 +217,21 @@ func franzSASL(props map[string]string) (kgo.Opt, error) {
 	return o, nil
 }
 
-func (r *franzReader) poll(ctx context.Context) error {
-	pctx, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
+// poll fetches, waiting up to wait (100 ms, less when a live batch's
+// linger ends sooner). It is called only once every fetched record was
+// taken (pending is false), so replacing the fetches loses none; records
+// the client buffered while the wait ran out stay buffered for the next
+// poll.
+func (r *franzReader) poll(ctx context.Context, wait time.Duration) error {
+	pctx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
 	r.fetches = r.cl.PollFetches(pctx)
 	r.a.stats.Polls++
 	for _, fe := range r.fetches.Errors() {
 		if errors.Is(fe.Err, context.DeadlineExceeded) || errors.Is(fe.Err, context.Canceled) {
+			// the wait ran out (no record before it, or before a live
+			// batch's linger ended): not an error, unless it is the
+			// caller's context that ended
 			if ctx.Err() != nil {
 				return fmt.Errorf("franz: %w", ctx.Err())
 			}

@@ -43,21 +43,35 @@ func openPoll(cfg *Config, dec pollDecoder, decoder string) (*pollReader, error)
 		dec.release()
 		return nil, err
 	}
-	return &pollReader{cfg: cfg, rdk: rdk, a: newAssembler(cfg.Batch, rdk.start, rdk.stop), dec: dec, decoder: decoder}, nil
+	return &pollReader{cfg: cfg, rdk: rdk, a: assemblerFor(cfg, rdk.start, rdk.stop), dec: dec, decoder: decoder}, nil
 }
 
 func (r *pollReader) Next(ctx context.Context) (*consume.Batch, error) {
 	a := r.a
 	for {
-		if n := r.dec.pending(); n > 0 && (a.rows()+n >= r.cfg.Batch || a.done()) {
+		// A live read's batch whose linger has passed is handed over as it
+		// is: its taken records are built first. The clock is read only
+		// while a linger runs, never on a bounded read (nor rowwise, which
+		// is never live).
+		var now time.Time
+		due := false
+		if a.lingering() {
+			now = time.Now()
+			due = a.lingerDue(now)
+		}
+		if n := r.dec.pending(); n > 0 && (a.rows()+n >= r.cfg.Batch || a.done() || due) {
 			if err := r.dec.build(a); err != nil {
 				return nil, err
 			}
 		}
 		// Records that did not parse leave a batch short: it is emitted
-		// once full, or last.
-		if a.full() || (a.done() && a.rows() > 0) {
+		// once full, or last (or, live, when its linger has passed).
+		if a.full() || ((a.done() || due) && a.rows() > 0) {
 			return a.emit(r.dec.record()), nil
+		}
+		if due {
+			// every record taken failed to parse: no row, no batch
+			a.stopLinger()
 		}
 		if a.done() {
 			return nil, io.EOF
@@ -65,7 +79,7 @@ func (r *pollReader) Next(ctx context.Context) (*consume.Batch, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("%s: %w", r.cfg.Path, err)
 		}
-		ev := r.rdk.c.Poll(100)
+		ev := r.rdk.c.Poll(a.waitMs(100, now))
 		a.stats.Polls++
 		switch e := ev.(type) {
 		case nil:
@@ -96,11 +110,20 @@ func (r *pollReader) Next(ctx context.Context) (*consume.Batch, error) {
 				if err := r.dec.take(a, p, off, e); err != nil {
 					return nil, err
 				}
+				// a taken record is the batch's row to be: on shallow it
+				// is built only when the batch is handed over, so a live
+				// batch's linger starts when its first record is taken
+				if a.live() {
+					a.startLinger()
+				}
 			}
 		case kafka.PartitionEOF:
 			// The consumer's position in the partition: what read_committed
 			// does not deliver before it (aborted records, markers) is passed.
-			a.progress()
+			// Live, it is no message (see progress).
+			if !a.live() {
+				a.progress()
+			}
 			if err := a.eof(e.Partition, int64(e.Offset)); err != nil {
 				return nil, err
 			}

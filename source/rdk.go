@@ -76,7 +76,8 @@ func (r *rdkConsumer) setup(cfg *Config) error {
 	}
 	// A partition whose range is empty (start at or past stop) is finished
 	// before it is read: it is not assigned, so it is never fetched (a
-	// start past the log end would be out of range).
+	// start past the log end would be out of range). A live read's ranges
+	// are never empty: every partition is assigned at its end.
 	var tps []kafka.TopicPartition
 	for p := range r.start {
 		if r.start[p] < r.stop[p] {
@@ -106,8 +107,17 @@ var positionShortcut = true
 // brought nothing, so every message before that position was taken. It is
 // a shortcut, not the proof of last resort: if the query fails, the EOF
 // event still comes.
+//
+// A live read does not take it: there it ends nothing, and no stop caps
+// what it reports, so a position the client reported ahead of its next
+// delivery would drop the records in between as read already: from 2.2.0
+// until 2.13.2 librdkafka reported one past the EOF event's offset after
+// rd_kafka_consume_batch served an EOF event (librdkafka issue #4844). The
+// lab's routes (Poll, the callback drain) never did, but a live read would
+// not show it if one did. Its EOF events still move a live read's
+// positions.
 func (r *rdkConsumer) position(a *assembler) {
-	if !positionShortcut {
+	if !positionShortcut || a.live() {
 		return
 	}
 	r.tps = r.tps[:0]
@@ -132,8 +142,12 @@ func (r *rdkConsumer) position(a *assembler) {
 
 // bounds resolves start and stop offsets: the configured ones, or the low
 // and high watermarks read when the reader opens. The watermarks are only
-// asked for when a configured bound is missing.
+// asked for when a configured bound is missing. A live read's are
+// liveBounds.
 func bounds(cfg *Config, watermarks func() (lo, hi []int64, err error)) (start, stop []int64, err error) {
+	if cfg.Live {
+		return liveBounds(watermarks)
+	}
 	start, stop = cfg.Start, cfg.Stop
 	if start == nil || stop == nil {
 		lo, hi, err := watermarks()
