@@ -26,14 +26,24 @@
 //     or aborted, in a transactional producer; Load then checks that each
 //     partition ends at the layout's end offset (control records
 //     included), and TopicHolds is TopicReady for such a topic.
+//   - Paced production for live cells: CreateTopic makes a fresh empty
+//     topic (DeleteTopic removes one) and ProducePaced writes records at a
+//     fixed rate, as OpenMessaging Benchmark's producers do, without
+//     coordinated omission: record i has an intended send time
+//     T0 + i/Rate, which is also its timestamp, and is handed to the
+//     client then or, when the producer is behind, as soon as it can be,
+//     never rescheduled; PacedStats says how far behind it fell
+//     (MaxBehind) and what rate it achieved. Records are placed as Load
+//     places them, and generated before T0 so that the generator never
+//     limits the rate.
 //   - Changing a loaded topic under a reader: DeleteRecords moves log
 //     starts forward (LogStart reads them back), Append adds plain records
 //     after the end.
 //   - Read-back: BrokerCount and PartitionCount from cluster metadata, always
 //     bounded in time, with one-line errors for an unreachable bootstrap.
 //   - Liveness, so a dead broker is named instead of waited on: Probe checks
-//     that every bootstrap broker answers; Load watches its brokers and
-//     stops within about a second of a death; both return a
+//     that every bootstrap broker answers; Load and ProducePaced watch
+//     their brokers and stop within about a second of a death; all return a
 //     *BrokerDownError, which tells "the infrastructure died" from "a cell
 //     failed on its own". Embedded.Exited reports the broker process's
 //     death, Embedded.Kill causes one for fault tests.

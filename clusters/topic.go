@@ -41,19 +41,30 @@ func ensureTopic(ctx context.Context, c Cluster, cl *kgo.Client, topic string, p
 	}
 }
 
-// waitTopicVisible polls metadata until topic shows all its partitions.
+// waitTopicVisible polls metadata until topic shows all its partitions,
+// each with a leader.
 func waitTopicVisible(ctx context.Context, c Cluster, adm *kadm.Client, topic string, partitions int) error {
 	ctx, cancel := context.WithTimeout(ctx, topicVisibleTimeout)
 	defer cancel()
 	for {
 		td, exists, err := topicDetail(ctx, c, adm, topic)
-		if err == nil && exists && len(td.Partitions) == partitions {
+		if err == nil && exists && len(td.Partitions) == partitions && allLed(td.Partitions) {
 			return nil
 		}
 		select {
 		case <-ctx.Done():
-			return fmt.Errorf("topic %s created but not visible with %d partitions within %v", topic, partitions, topicVisibleTimeout)
+			return fmt.Errorf("topic %s created but not visible with %d partitions, each with a leader, within %v", topic, partitions, topicVisibleTimeout)
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
+}
+
+// allLed reports whether every partition has a leader and no error.
+func allLed(ps kadm.PartitionDetails) bool {
+	for _, p := range ps {
+		if p.Leader < 0 || p.Err != nil {
+			return false
+		}
+	}
+	return true
 }
