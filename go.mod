@@ -3,6 +3,7 @@ module github.com/fastpathlab/fplab
 go 1.26.8
 
 require (
+	github.com/HdrHistogram/hdrhistogram-go v1.4.0
 	github.com/apache/arrow-go/v18 v18.8.0
 	github.com/confluentinc/confluent-kafka-go/v2 v2.11.1
 	github.com/goccy/go-json v0.10.6

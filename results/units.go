@@ -59,6 +59,24 @@ const (
 	UnitNullRec  = "null-rec"
 	UnitFinishMs = "finish-ms"
 	UnitFailMs   = "fail-ms"
+
+	// Live cells (mode=live): end-to-end latency percentiles of the
+	// measured window (intended send time to the row handed over in a
+	// verified batch; LatencyFile keeps the whole histogram), the most
+	// the reader fell behind the producer's schedule (records, and the
+	// time the producer takes to write that many at its rate), the rate
+	// the producer achieved and the most it fell behind its own schedule,
+	// and the mean rows per batch the linger rule handed over.
+	UnitE2EP50Ms         = "e2e-p50-ms"
+	UnitE2EP90Ms         = "e2e-p90-ms"
+	UnitE2EP99Ms         = "e2e-p99-ms"
+	UnitE2EP999Ms        = "e2e-p999-ms"
+	UnitE2EMaxMs         = "e2e-max-ms"
+	UnitLagMaxRec        = "lag-max-rec"
+	UnitLagMaxMs         = "lag-max-ms"
+	UnitProduceRecPerSec = "produce-rec/s"
+	UnitProducerBehindMs = "producer-behind-ms"
+	UnitRecPerBatch      = "rec/batch"
 )
 
 // ConfigSurfaced is the file-config key under which a parity cell that
@@ -95,6 +113,17 @@ var unitDirections = map[string]Direction{
 	UnitNullRec:        Neutral,
 	UnitFinishMs:       LowerIsBetter,
 	UnitFailMs:         LowerIsBetter,
+
+	UnitE2EP50Ms:         LowerIsBetter,
+	UnitE2EP90Ms:         LowerIsBetter,
+	UnitE2EP99Ms:         LowerIsBetter,
+	UnitE2EP999Ms:        LowerIsBetter,
+	UnitE2EMaxMs:         LowerIsBetter,
+	UnitLagMaxRec:        LowerIsBetter,
+	UnitLagMaxMs:         LowerIsBetter,
+	UnitProduceRecPerSec: Neutral,
+	UnitProducerBehindMs: Neutral,
+	UnitRecPerBatch:      Neutral,
 }
 
 // Better returns the direction in which unit improves: the table above,
