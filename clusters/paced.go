@@ -76,8 +76,10 @@ type PacedStats struct {
 	Achieved float64
 }
 
-// intended is record i's intended send time.
-func (p Paced) intended(i int) time.Time {
+// Intended is record i's intended send time: T0 + i/Rate, computed the
+// same way wherever it is needed (the producer paces by it, a live cell
+// measures latency from it).
+func (p Paced) Intended(i int) time.Time {
 	return p.T0.Add(time.Duration(float64(i) * float64(time.Second) / p.Rate))
 }
 
@@ -244,7 +246,7 @@ func (p Paced) generate(ctx context.Context) ([]kgo.Record, int64, error) {
 				}
 				r.Topic = p.Topic
 				r.Partition = int32(i % p.Partitions)
-				r.Timestamp = p.intended(i)
+				r.Timestamp = p.Intended(i)
 				if cap(buf)-len(buf) < minValueRoom {
 					buf = make([]byte, 0, valueSlab)
 				}
@@ -279,7 +281,7 @@ func (p Paced) pace(ctx context.Context, cl *kgo.Client, run *pacedRun) (sent in
 	defer timer.Stop()
 	for sent < p.Records {
 		now := time.Now()
-		due := p.intended(sent)
+		due := p.Intended(sent)
 		if due.After(now) {
 			timer.Reset(due.Sub(now))
 			select {

@@ -43,4 +43,13 @@
 // on a goroutine of its own (checker), so a path's reader waits on the
 // lab's checks only when they fall too far behind; verify-ns/rec reports
 // those waits.
+//
+// A live cell (mode=live, live.go) reads a fresh topic while a producer
+// process of its own (role producer, liveproducer.go) writes the cell's
+// records at its rate; each row's end-to-end latency from its record's
+// intended send time goes into an HdrHistogram and the reader's lag
+// behind the schedule into a series (livestats.go), both kept in the
+// cell's live directory. Its batches are verified as a plain cell's are,
+// and each partition's offsets must follow each other without a gap or a
+// repeat.
 package rung

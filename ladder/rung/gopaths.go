@@ -23,7 +23,8 @@ func init() {
 // runGoPath measures a cell of a Go path. How depends on the cell's shape,
 // not its path: a checkpointing reader process (role=reader), a
 // checkpointing cell's supervisor (ckpt > 0), a parity case that reads
-// otherwise than start to end, or a plain measured read.
+// otherwise than start to end, a live read (live.go), or a plain measured
+// read.
 func runGoPath(ctx context.Context, c *rungargs.Cell, b Build, w io.Writer) error {
 	schema, err := workloads.SchemaByName(c.Schema)
 	if err != nil {
@@ -47,6 +48,10 @@ func runGoPath(ctx context.Context, c *rungargs.Cell, b Build, w io.Writer) erro
 	cl, err := checkBrokers(ctx, c)
 	if err != nil {
 		return err
+	}
+	if c.Live() {
+		// its topic is made fresh, and its codec checked, once written
+		return runLive(ctx, c, b, cl, t, w)
 	}
 	// The supervisor that started a reader checked; a denied cell's user
 	// may not read the topic, which is the point.

@@ -33,5 +33,8 @@ func Run(ctx context.Context, c rungargs.Cell, b Build, w io.Writer) error {
 	if _, err := alloc.Proof(); err != nil {
 		return fmt.Errorf("alloc=%s not in force: %w", c.Alloc, err)
 	}
+	if c.Role == rungargs.RoleProducer {
+		return runProducer(ctx, &c, w)
+	}
 	return run(ctx, &c, b, w)
 }

@@ -1,0 +1,92 @@
+package rung_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fastpathlab/fplab/cell"
+	"github.com/fastpathlab/fplab/ladder/rung/rungtest"
+	"github.com/fastpathlab/fplab/ladder/rungargs"
+	"github.com/fastpathlab/fplab/results"
+)
+
+// liveCell is a small live cell: 20,000 rec/s for a 200 ms warm-up and a
+// 300 ms window (10,000 records) on the package's 3-broker cluster.
+func liveCell(t *testing.T, path string) rungargs.Cell {
+	c := testCell(t)
+	c.Path, c.Mode, c.Rate, c.Linger = path, cell.ModeLive, 20_000, 5*time.Millisecond
+	c.Topic = "fplab-live-test"
+	c.Warmup, c.Duration = 200*time.Millisecond, 300*time.Millisecond
+	c.Records = rungargs.LiveRecords(c.Rate, c.Warmup+c.Duration)
+	c.LiveDir, c.Rep = t.TempDir(), 2
+	return c
+}
+
+// TestLiveCellPerPath: every path that reads live hands over every record
+// the producer wrote, verified, and reports the live figures; the
+// latency histogram in the live directory holds exactly the measured
+// window's rows, and the lag series is written beside it.
+func TestLiveCellPerPath(t *testing.T) {
+	for _, p := range []string{cell.PathShallow, cell.PathFast, cell.PathFranz} {
+		t.Run(p, func(t *testing.T) {
+			c := liveCell(t, p)
+			r := rungtest.MustRun(t, c)
+			t.Logf("%s", r.Out)
+			measured := c.Records - rungargs.LiveRecords(c.Rate, c.Warmup)
+			if want := "path=" + p + "/format=json/batch=512/brokers=3/alloc=go/crc=off/mode=live/rate=20000/linger=5ms"; r.Name != want {
+				t.Errorf("name %q, want %q", r.Name, want)
+			}
+			if r.Iters != int64(measured) {
+				t.Errorf("iters %d, want the %d measured records", r.Iters, measured)
+			}
+			got := r.Units()
+			for _, u := range []string{results.UnitE2EP50Ms, results.UnitE2EP99Ms, results.UnitE2EMaxMs, results.UnitLagMaxRec, results.UnitRecPerBatch, results.UnitProduceRecPerSec, results.UnitCPUNsPerRec} {
+				if v, ok := got[u]; !ok || v < 0 {
+					t.Errorf("metric %s = %v (present %v)", u, v, ok)
+				}
+			}
+			if !(got[results.UnitE2EP50Ms] <= got[results.UnitE2EP99Ms] && got[results.UnitE2EP99Ms] <= got[results.UnitE2EMaxMs]) {
+				t.Errorf("percentiles out of order: %v", got)
+			}
+			// a batch of 512 at 20,000 rec/s over 3 partitions never fills
+			// within a 5 ms linger: the linger rule hands every batch over
+			if got[results.UnitRecPerBatch] >= 512 {
+				t.Errorf("rec/batch %v: batches were not handed over short", got[results.UnitRecPerBatch])
+			}
+			if got[results.UnitProduceRecPerSec] < 0.95*20_000 {
+				t.Errorf("producer achieved %v rec/s", got[results.UnitProduceRecPerSec])
+			}
+			f, h, err := results.ReadLatency(results.LatencyPath(c.LiveDir, r.Name, 2))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if f.Count != int64(measured) || h.TotalCount() != int64(measured) || f.Rate != 20_000 {
+				t.Errorf("histogram holds %d values (file %+v), want %d", h.TotalCount(), f, measured)
+			}
+			lag, err := os.ReadFile(results.LagPath(c.LiveDir, r.Name, 2))
+			if err != nil || !strings.HasPrefix(string(lag), "t_ms,lag_rec,lag_ms\n") || strings.Count(string(lag), "\n") < 2 {
+				t.Errorf("lag series %q: %v", lag, err)
+			}
+			if m, _ := filepath.Glob(filepath.Join(c.LiveDir, "*")); len(m) != 2 {
+				t.Errorf("live dir holds %v", m)
+			}
+		})
+	}
+}
+
+// TestLiveCellRefusals: a live cell checks its own settings before it
+// starts anything.
+func TestLiveCellRefusals(t *testing.T) {
+	c := liveCell(t, cell.PathRowwise)
+	if _, err := rungtest.Run(t, c); err == nil || !strings.Contains(err.Error(), "path=rowwise cannot read live") {
+		t.Errorf("rowwise live: %v", err)
+	}
+	c = liveCell(t, cell.PathFast)
+	c.Records++
+	if _, err := rungtest.Run(t, c); err == nil || !strings.Contains(err.Error(), "writes 10000 records") {
+		t.Errorf("records off the rate: %v", err)
+	}
+}

@@ -1,0 +1,166 @@
+package rung
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"syscall"
+	"time"
+
+	"github.com/fastpathlab/fplab/cell"
+	"github.com/fastpathlab/fplab/clusters"
+	"github.com/fastpathlab/fplab/ladder/rungargs"
+	"github.com/fastpathlab/fplab/workloads"
+)
+
+// A live cell's producer runs in a process of its own (role producer: the
+// same binary, `fplab rung --role producer`), so that its CPU, its
+// allocations and its garbage collector are not the path's: the reader's
+// cpu-ns/rec and peak RSS stay the path's own. It writes with franz-go
+// (clusters.ProducePaced), the client the lab's loader already uses: pure
+// Go, one process-wide pacing loop, a manual partitioner that places record
+// i on partition i % P as the bounded corpus is placed, and an
+// acknowledgement per record; a librdkafka producer would put a second
+// instance of the library under test in the measurement's neighbourhood.
+
+// producerReport is what a producer process prints on its stdout, one JSON
+// object, once every record is acknowledged.
+type producerReport struct {
+	Records   int64   `json:"records"`
+	Bytes     int64   `json:"bytes"`
+	T0        int64   `json:"t0_ns"`
+	LastSend  int64   `json:"last_send_ns"`
+	LastAck   int64   `json:"last_ack_ns"`
+	MaxBehind int64   `json:"max_behind_ns"`
+	Achieved  float64 `json:"achieved_rec_per_sec"`
+}
+
+// runProducer is a producer process: it writes the cell's corpus to its
+// topic at its rate from T0 and prints a producerReport.
+func runProducer(ctx context.Context, c *rungargs.Cell, w io.Writer) error {
+	schema, err := workloads.SchemaByName(c.Schema)
+	if err != nil {
+		return err
+	}
+	codec, err := workloads.NewCodec(workloads.Format(c.Format), schema)
+	if err != nil {
+		return err
+	}
+	corpus := workloads.NewCorpus(schema, codec, c.Seed, c.Records, workloads.CorpusOptsOf(c.Cell)...)
+	st, err := clusters.ProducePaced(ctx, clusters.Cluster{Bootstrap: c.Bootstrap, Props: c.Props}, clusters.Paced{
+		Topic: c.Topic, Partitions: c.Partitions, Records: c.Records, Rate: float64(c.Rate),
+		T0: time.Unix(0, c.T0), Message: corpus.Message, Meta: clusters.KeysOf(corpus),
+		Compression: c.Value(cell.Compression),
+	})
+	if err != nil {
+		return fmt.Errorf("producer: %w", err)
+	}
+	return json.NewEncoder(w).Encode(producerReport{
+		Records: st.Records, Bytes: st.Bytes, T0: st.T0.UnixNano(), LastSend: st.LastSend.UnixNano(),
+		LastAck: st.LastAck.UnixNano(), MaxBehind: int64(st.MaxBehind), Achieved: st.Achieved,
+	})
+}
+
+// producerLead is how long before T0 a live cell starts its producer: the
+// process must start, reach the cluster and generate every record before
+// its first intended send time (about 2M records a second on the lab's
+// 2-core VM), or its first records start behind. A late start is not
+// hidden: it shows as producer-behind-ms and as the warm-up's latency.
+func producerLead(records int) time.Duration {
+	return time.Second + time.Duration(records)*time.Second/2_000_000
+}
+
+// producerProc is a running producer process.
+type producerProc struct {
+	cmd    *exec.Cmd
+	out    bytes.Buffer
+	cancel context.CancelFunc
+	done   chan error
+}
+
+// startProducer starts c's producer process, writing from t0.
+func startProducer(ctx context.Context, c *rungargs.Cell, t0 time.Time) (*producerProc, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	pc := *c
+	pc.Role, pc.T0 = rungargs.RoleProducer, t0.UnixNano()
+	pc.LiveDir, pc.HashCache, pc.CPUProfile, pc.MemProfile = "", "", "", ""
+	argv := rungargs.WrapArgv(append([]string{exe, "rung"}, pc.Args()...))
+	files, err := pc.SecretFiles()
+	if err != nil {
+		return nil, err
+	}
+	pctx, cancel := context.WithCancel(ctx)
+	p := &producerProc{cancel: cancel, done: make(chan error, 1)}
+	p.cmd = exec.CommandContext(pctx, argv[0], argv[1:]...)
+	p.cmd.Stdout, p.cmd.Stderr, p.cmd.ExtraFiles = &p.out, os.Stderr, files
+	p.cmd.Cancel = func() error { return p.cmd.Process.Signal(syscall.SIGKILL) }
+	p.cmd.WaitDelay = 5 * time.Second
+	err = p.cmd.Start()
+	for _, f := range files {
+		f.Close()
+	}
+	if err != nil {
+		cancel()
+		return nil, fmt.Errorf("start the producer: %w", err)
+	}
+	go func() { p.done <- p.cmd.Wait() }()
+	return p, nil
+}
+
+// wait waits for the producer to end and returns its report.
+func (p *producerProc) wait(ctx context.Context) (producerReport, error) {
+	var err error
+	select {
+	case err = <-p.done:
+	case <-ctx.Done():
+		p.cancel()
+		<-p.done
+		return producerReport{}, fmt.Errorf("producer: %w", ctx.Err())
+	}
+	if err != nil {
+		return producerReport{}, fmt.Errorf("producer process: %w (its stderr is above)", err)
+	}
+	var r producerReport
+	if err := json.Unmarshal(p.out.Bytes(), &r); err != nil {
+		return producerReport{}, fmt.Errorf("producer printed no report: %w", err)
+	}
+	return r, nil
+}
+
+// stop kills the producer if it still runs and waits for it: a failed
+// reader leaves no producer behind.
+func (p *producerProc) stop() {
+	p.cancel()
+	select {
+	case <-p.done:
+	case <-time.After(10 * time.Second):
+	}
+}
+
+// errBehind fails a cell whose producer did not keep its rate.
+var errBehind = errors.New("live: the producer fell behind its rate")
+
+// producerShareNum/Den is the share of the target rate a producer must
+// achieve: below it, the cell's figures describe another rate.
+const producerShareNum, producerShareDen = 95, 100
+
+// checkProducer fails the cell when the producer wrote other than the
+// cell's records, or achieved less than 95% of its rate.
+func checkProducer(c *rungargs.Cell, r producerReport) error {
+	if r.Records != int64(c.Records) {
+		return fmt.Errorf("live: the producer reports %d records, the cell writes %d", r.Records, c.Records)
+	}
+	if r.Achieved*producerShareDen < float64(c.Rate)*producerShareNum {
+		return fmt.Errorf("%w: %.0f rec/s achieved, below %d%% of rate=%d (it fell up to %v behind its schedule); its figures would describe another rate",
+			errBehind, r.Achieved, producerShareNum, c.Rate, time.Duration(r.MaxBehind).Round(time.Millisecond))
+	}
+	return nil
+}
