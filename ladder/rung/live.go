@@ -18,22 +18,63 @@ import (
 	"github.com/fastpathlab/fplab/source/consume"
 )
 
-// runLive measures a live cell (mode=live). It makes a fresh topic, opens
-// the path on it unbounded from its end (source.Config.Live, with the
-// cell's linger), then starts the producer process, which writes the
-// cell's records at its rate from T0: a warm-up, then the measured
-// window. The path reads until every record the producer wrote is handed
-// over; each batch is verified as a bounded cell's are (row checksums
-// against the corpus, positions) and, live, every partition's offsets
-// must follow each other without a gap or a repeat. The cell fails when a
-// record is missing or repeated, when the producer achieved less than 95%
-// of its rate, or when no message arrives for the stall timeout. The topic
-// is deleted at the end, whatever happened.
+// runLive measures a live cell (mode=live): one liveTrial at the cell's
+// rate, which must hold its rate (checkProducer), then its figures, and
+// its histogram and lag series kept in its live directory.
 func runLive(ctx context.Context, c *rungargs.Cell, b Build, cl clusters.Cluster, t *target, w io.Writer) error {
+	tr, err := runTrial(ctx, c, cl, t)
+	if err != nil {
+		return err
+	}
+	if err := checkProducer(c, tr.prod); err != nil {
+		return err
+	}
+	if err := writeLive(c, tr.rec); err != nil {
+		return err
+	}
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	figs := append(tr.rec.metrics(),
+		results.Metric{Value: float64(tr.cpu.Nanoseconds()) / float64(tr.stats.Records), Unit: results.UnitCPUNsPerRec},
+		results.Metric{Value: float64(ru.Maxrss) / 1024, Unit: results.UnitPeakRSSMB},
+		results.Metric{Value: tr.prod.Achieved, Unit: results.UnitProduceRecPerSec},
+		results.Metric{Value: ms(time.Duration(tr.prod.MaxBehind)), Unit: results.UnitProducerBehindMs},
+	)
+	if st := tr.stats; st.NonEmpty > 0 {
+		figs = append(figs, results.Metric{Value: float64(st.Records) / float64(st.NonEmpty), Unit: results.UnitRecPerCrossing})
+	}
+	return WriteResult(w, c, b, tr.client, tr.rec.measured, figs,
+		[2]string{"live-topic", tr.topic}, [2]string{"producer", producerName})
+}
+
+// liveTrial is what one live read measured.
+type liveTrial struct {
+	topic  string
+	rec    *liveRecorder
+	prod   producerReport
+	stats  consume.Stats
+	client string
+	cpu    time.Duration // the reader process's, from the producer's start
+}
+
+// runTrial is one live read of c at c.Rate. It makes a fresh topic, opens
+// the path on it unbounded from its end (source.Config.Live, with the
+// cell's linger), then starts the producer process, which writes c's
+// records at its rate from T0: a warm-up, then the measured window. The
+// path reads until every record the producer wrote is handed over; each
+// batch is verified as a bounded cell's are (row checksums against the
+// corpus, positions) and, live, every partition's offsets must follow
+// each other without a gap or a repeat. It fails when a record is missing
+// or repeated, when a claim of the cell does not hold, or when no message
+// arrives for the stall timeout; whether the producer held its rate is
+// the caller's to judge. The topic is deleted at the end, whatever
+// happened.
+func runTrial(ctx context.Context, c *rungargs.Cell, cl clusters.Cluster, t *target) (*liveTrial, error) {
+	tr := &liveTrial{topic: c.Topic + "-" + strconv.FormatInt(time.Now().UnixNano(), 36)}
 	lc := *c
-	lc.Topic = c.Topic + "-" + strconv.FormatInt(time.Now().UnixNano(), 36)
+	lc.Topic = tr.topic
 	if err := clusters.CreateTopic(ctx, cl, lc.Topic, c.Partitions); err != nil {
-		return fmt.Errorf("live: %w", err)
+		return nil, fmt.Errorf("live: %w", err)
 	}
 	defer func() {
 		// The cell's context may have ended: the topic goes all the same.
@@ -51,18 +92,42 @@ func runLive(ctx context.Context, c *rungargs.Cell, b Build, cl clusters.Cluster
 		Codec: t.codec, Mem: mem, Timeout: StallTimeout(c.Timeout), Live: true, Linger: c.Linger,
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defer r.Close()
+	if err := tr.read(ctx, &lc, r, t); err != nil {
+		r.Close()
+		return nil, err
+	}
+	tr.stats = r.Stats()
+	as, err := r.Assertions()
+	r.Close()
+	if err != nil {
+		return nil, err
+	}
+	tr.client = as.Client
+	if err := checkPath(c, tr.stats, as); err != nil {
+		return nil, err
+	}
+	if err := checkCompression(ctx, cl, &lc); err != nil {
+		return nil, err
+	}
+	if err := checkBalanced(mem); err != nil {
+		return nil, err
+	}
+	return tr, nil
+}
 
+// read starts the producer and reads every record it writes, each batch
+// verified and measured.
+func (tr *liveTrial) read(ctx context.Context, c *rungargs.Cell, r consume.Reader, t *target) error {
 	t0 := time.Now().Add(producerLead(c.Records))
-	prod, err := startProducer(ctx, &lc, t0)
+	prod, err := startProducer(ctx, c, t0)
 	if err != nil {
 		return err
 	}
 	defer prod.stop()
 	warm := rungargs.LiveRecords(c.Rate, c.Warmup)
-	rec := newLiveRecorder(t0, c.Rate, c.Records, warm, c.Partitions, c.Warmup)
+	tr.rec = newLiveRecorder(t0, c.Rate, c.Records, warm, c.Partitions, c.Warmup)
 	v := t.verifier(c.Batch)
 	v.live = true
 	ck := newChecker(v, behind(c.Batch))
@@ -74,7 +139,7 @@ func runLive(ctx context.Context, c *rungargs.Cell, b Build, cl clusters.Cluster
 		if err != nil {
 			return fmt.Errorf("after %d of %d records: %w", v.rows, c.Records, err)
 		}
-		rec.batch(time.Now(), b.Partitions, b.Offsets)
+		tr.rec.batch(time.Now(), b.Partitions, b.Offsets)
 		if err := ck.check(b); err != nil {
 			return err
 		}
@@ -82,48 +147,18 @@ func runLive(ctx context.Context, c *rungargs.Cell, b Build, cl clusters.Cluster
 	if err := ck.wait(); err != nil {
 		return err
 	}
-	cpu := cpuTime() - cpu0
-	rep, err := prod.wait(ctx)
-	if err != nil {
+	tr.cpu = cpuTime() - cpu0
+	if tr.prod, err = prod.wait(ctx); err != nil {
 		return err
 	}
-	st := r.Stats()
-	as, err := r.Assertions()
-	if err != nil {
+	start, stop := v.layout.Bounds()
+	if err := checkParsed(r.Stats()); err != nil {
 		return err
 	}
-	if err := checkClaims(c, st, as, v); err != nil {
+	if err := v.checkEnd(r.Stats(), start, stop); err != nil {
 		return err
 	}
-	if err := rec.complete(); err != nil {
-		return err
-	}
-	if err := checkProducer(c, rep); err != nil {
-		return err
-	}
-	if err := checkCompression(ctx, cl, &lc); err != nil {
-		return err
-	}
-	r.Close()
-	if err := checkBalanced(mem); err != nil {
-		return err
-	}
-	if err := writeLive(c, rec); err != nil {
-		return err
-	}
-	var ru syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	figs := append(rec.metrics(),
-		results.Metric{Value: float64(cpu.Nanoseconds()) / float64(v.rows), Unit: results.UnitCPUNsPerRec},
-		results.Metric{Value: float64(ru.Maxrss) / 1024, Unit: results.UnitPeakRSSMB},
-		results.Metric{Value: rep.Achieved, Unit: results.UnitProduceRecPerSec},
-		results.Metric{Value: ms(time.Duration(rep.MaxBehind)), Unit: results.UnitProducerBehindMs},
-	)
-	if st.NonEmpty > 0 {
-		figs = append(figs, results.Metric{Value: float64(st.Records) / float64(st.NonEmpty), Unit: results.UnitRecPerCrossing})
-	}
-	return WriteResult(w, c, b, as.Client, rec.measured, figs,
-		[2]string{"live-topic", lc.Topic}, [2]string{"producer", "franz-go (clusters.ProducePaced), own process"})
+	return tr.rec.complete()
 }
 
 // writeLive keeps the cell's latency histogram and lag series in its live

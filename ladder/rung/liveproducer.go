@@ -28,6 +28,9 @@ import (
 // acknowledgement per record; a librdkafka producer would put a second
 // instance of the library under test in the measurement's neighbourhood.
 
+// producerName says which producer a live cell ran, in its file-config.
+const producerName = "franz-go (clusters.ProducePaced), own process"
+
 // producerReport is what a producer process prints on its stdout, one JSON
 // object, once every record is acknowledged.
 type producerReport struct {
