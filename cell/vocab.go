@@ -220,6 +220,22 @@ func LivePath(p string) bool {
 	return false
 }
 
+// WhyNotLive says why a path cannot read a live topic ("" for one that
+// can): the one wording the spec checks and the rung's refusals share.
+func WhyNotLive(p string) string {
+	switch {
+	case LivePath(p):
+		return ""
+	case p == PathRowwise:
+		return "a row path has no linger rule; its batches are handed over only when full"
+	case p == PathCeiling:
+		return "the serving ceiling counts a bounded range of fetches"
+	case CountingPath(p):
+		return "the JVM references read bounded only so far"
+	}
+	return "no live reader"
+}
+
 // On and Off are the values of the crc and prof parts.
 const (
 	On  = "on"

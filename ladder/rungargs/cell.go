@@ -214,7 +214,7 @@ func (c *Cell) validateLive() error {
 	}
 	switch {
 	case !cell.LivePath(c.Path):
-		return fmt.Errorf("path=%s cannot read live: %s", c.Path, whyNotLive(c.Path))
+		return fmt.Errorf("path=%s cannot read live: %s", c.Path, cell.WhyNotLive(c.Path))
 	case c.Duration <= 0:
 		return fmt.Errorf("a live cell needs --live-duration > 0")
 	case c.Warmup < 0:
@@ -231,19 +231,6 @@ func (c *Cell) validateLive() error {
 		return fmt.Errorf("--t0 is the producer's and the producer needs it")
 	}
 	return nil
-}
-
-// whyNotLive says why a path cannot read a live topic.
-func whyNotLive(path string) string {
-	switch {
-	case path == cell.PathRowwise:
-		return "a row path has no linger rule; its batches are handed over only when full"
-	case path == cell.PathCeiling:
-		return "the serving ceiling counts a bounded range of fetches"
-	case cell.CountingPath(path):
-		return "the JVM references read bounded only so far"
-	}
-	return "unknown path"
 }
 
 // sortedKeys orders a map's keys, so rendered flags are deterministic.
