@@ -37,8 +37,24 @@ func compressionCodec(name string) (kgo.CompressionCodec, error) {
 // error: a cell's claim must hold for its whole corpus's start. ctx bounds
 // the read (30 s when it has no deadline).
 func StoredCompression(ctx context.Context, c Cluster, topic string, partitions int) (string, error) {
-	if err := validateCorpus(topic, partitions, 0); err != nil {
+	names, err := StoredCodecs(ctx, c, topic, partitions)
+	if err != nil {
 		return "", err
+	}
+	if len(names) > 1 {
+		return "", fmt.Errorf("topic %s is stored with mixed compression (%s)", topic, strings.Join(names, ", "))
+	}
+	return names[0], nil
+}
+
+// StoredCodecs is StoredCompression's read-back without its verdict: the
+// distinct codecs of the last data batches of topic's non-empty partitions,
+// in partition order (one at least). A topic written by a producer that
+// sends a batch plain when its codec would not shrink it (franz-go does)
+// may hold both its codec and none.
+func StoredCodecs(ctx context.Context, c Cluster, topic string, partitions int) ([]string, error) {
+	if err := validateCorpus(topic, partitions, 0); err != nil {
+		return nil, err
 	}
 	ctx, cancel := withDefaultTimeout(ctx)
 	defer cancel()
@@ -64,10 +80,10 @@ func StoredCompression(ctx context.Context, c Cluster, topic string, partitions 
 		return nil
 	})
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	if len(nonEmpty) == 0 {
-		return "", fmt.Errorf("topic %s has no record to read the compression of", topic)
+		return nil, fmt.Errorf("topic %s has no record to read the compression of", topic)
 	}
 	// One batch per partition is all it needs: it starts at each
 	// partition's last records, so the broker has only the last batch or
@@ -80,14 +96,14 @@ func StoredCompression(ctx context.Context, c Cluster, topic string, partitions 
 	}
 	cl, err := c.newClient(ctx, kgo.ConsumePartitions(map[string]map[int32]kgo.Offset{topic: start}))
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	defer cl.Close()
 	codecs := make(map[int32]string, len(nonEmpty))
 	for len(codecs) < len(nonEmpty) {
 		fs := cl.PollFetches(ctx)
 		if ctx.Err() != nil {
-			return "", fmt.Errorf("topic %s: read the compression of %d of %d partitions: %w", topic, len(codecs), len(nonEmpty), ctx.Err())
+			return nil, fmt.Errorf("topic %s: read the compression of %d of %d partitions: %w", topic, len(codecs), len(nonEmpty), ctx.Err())
 		}
 		var ferr error
 		fs.EachError(func(t string, p int32, err error) {
@@ -96,7 +112,7 @@ func StoredCompression(ctx context.Context, c Cluster, topic string, partitions 
 			}
 		})
 		if ferr != nil {
-			return "", ferr
+			return nil, ferr
 		}
 		fs.EachRecord(func(r *kgo.Record) {
 			if _, ok := codecs[r.Partition]; !ok {
@@ -110,10 +126,7 @@ func StoredCompression(ctx context.Context, c Cluster, topic string, partitions 
 			names = append(names, n)
 		}
 	}
-	if len(names) > 1 {
-		return "", fmt.Errorf("topic %s is stored with mixed compression (%s)", topic, strings.Join(names, ", "))
-	}
-	return names[0], nil
+	return names, nil
 }
 
 // codecName names the compression bits of a record batch's attributes:

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"runtime"
 	"strings"
@@ -31,6 +32,9 @@ const (
 	// pacedDeliveryTimeout bounds how long a record may wait for the
 	// cluster to accept it; a dead broker ends the run sooner (the watch).
 	pacedDeliveryTimeout = time.Minute
+	// pacedHookWait bounds the wait, after the last acknowledgement, for
+	// the client's batch hooks to report every record.
+	pacedHookWait = 10 * time.Second
 )
 
 // Paced is a fixed-rate production of records 0..Records-1, as
@@ -74,6 +78,54 @@ type PacedStats struct {
 	// and LastSend, (n-1)/(LastSend-T0); Rate when n <= 1. Below Rate, the
 	// producer fell behind and did not catch up.
 	Achieved float64
+	// CodecRecords counts the records written per batch codec, as the
+	// client wrote its batches (none, gzip, ...): franz-go sends a batch
+	// plain when Compression would not shrink it, which a paced
+	// producer's small batches often are.
+	CodecRecords map[string]int64
+}
+
+// codecCounter is a franz-go hook that counts the records of each batch
+// written, by the batch's codec. franz-go calls it on a goroutine of its
+// own after the batch's records are acknowledged, so done closes once it
+// has counted every record of the run.
+type codecCounter struct {
+	mu      sync.Mutex
+	records map[string]int64
+	total   int64
+	want    int64
+	done    chan struct{}
+}
+
+func newCodecCounter(want int) *codecCounter {
+	return &codecCounter{records: map[string]int64{}, want: int64(want), done: make(chan struct{})}
+}
+
+// OnProduceBatchWritten implements kgo.HookProduceBatchWritten.
+func (h *codecCounter) OnProduceBatchWritten(_ kgo.BrokerMetadata, _ string, _ int32, m kgo.ProduceBatchMetrics) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.records[codecName(m.CompressionType)] += int64(m.NumRecords)
+	if before := h.total; before < h.want {
+		if h.total += int64(m.NumRecords); h.total >= h.want {
+			close(h.done)
+		}
+	}
+}
+
+// counts waits until every record is counted, or ctx ends (an error), and
+// returns the counts.
+func (h *codecCounter) counts(ctx context.Context) (map[string]int64, error) {
+	select {
+	case <-h.done:
+	case <-ctx.Done():
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		return nil, fmt.Errorf("the client reported the batches of %d of %d records: %w", h.total, h.want, ctx.Err())
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return maps.Clone(h.records), nil
 }
 
 // Intended is record i's intended send time: T0 + i/Rate, computed the
@@ -153,6 +205,7 @@ func ProducePaced(ctx context.Context, c Cluster, p Paced) (PacedStats, error) {
 		return err
 	}
 
+	codecs := newCodecCounter(p.Records)
 	buffered := min(max(int(math.Ceil(p.Rate*pacedAhead)), pacedMinBuffered), pacedMaxBuffered)
 	cl, err := c.newClient(ctx,
 		kgo.RecordPartitioner(kgo.ManualPartitioner()),
@@ -161,6 +214,7 @@ func ProducePaced(ctx context.Context, c Cluster, p Paced) (PacedStats, error) {
 		kgo.ProducerLinger(0),
 		kgo.MaxBufferedRecords(buffered),
 		kgo.RecordDeliveryTimeout(pacedDeliveryTimeout),
+		kgo.WithHooks(codecs),
 	)
 	if err != nil {
 		return PacedStats{}, stopped("not started", err)
@@ -206,14 +260,22 @@ func ProducePaced(ctx context.Context, c Cluster, p Paced) (PacedStats, error) {
 			p.Records, p.Topic, strings.Join(seeds, ","), err), seeds...)
 	}
 
+	// Bounded: every batch is acknowledged, its hook only not yet run.
+	cctx, ccancel := context.WithTimeout(ctx, pacedHookWait)
+	defer ccancel()
+	perCodec, err := codecs.counts(cctx)
+	if err != nil {
+		return PacedStats{}, fmt.Errorf("paced produce to topic %s: %w", p.Topic, err)
+	}
 	stats := PacedStats{
-		Records:   int64(p.Records),
-		Bytes:     bytes,
-		T0:        p.T0,
-		LastSend:  lastSend,
-		LastAck:   run.last(),
-		MaxBehind: behind,
-		Achieved:  p.Rate,
+		Records:      int64(p.Records),
+		Bytes:        bytes,
+		T0:           p.T0,
+		LastSend:     lastSend,
+		LastAck:      run.last(),
+		MaxBehind:    behind,
+		Achieved:     p.Rate,
+		CodecRecords: perCodec,
 	}
 	if d := lastSend.Sub(p.T0); p.Records > 1 && d > 0 {
 		stats.Achieved = float64(p.Records-1) / d.Seconds()

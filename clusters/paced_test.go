@@ -74,6 +74,8 @@ func TestProducePaced(t *testing.T) {
 		t.Errorf("MaxBehind %v < 0", stats.MaxBehind)
 	case !(stats.Achieved > 0) || math.IsInf(stats.Achieved, 0):
 		t.Errorf("Achieved %v, want a positive rate", stats.Achieved)
+	case len(stats.CodecRecords) != 1 || stats.CodecRecords["none"] != n:
+		t.Errorf("CodecRecords %v, want all %d records plain", stats.CodecRecords, n)
 	}
 
 	seen := make([]bool, n)
@@ -297,4 +299,47 @@ func TestProducePacedStopsWhenBrokerDies(t *testing.T) {
 	err := await(t, done, "ProducePaced still running after its broker died")
 	t.Logf("ProducePaced: %v", err)
 	checkBrokerDown(t, "ProducePaced whose broker died", err, e.Bootstrap())
+}
+
+// TestProducePacedCompressed: a paced producer's batches carry its codec
+// where the codec shrinks them, and are sent plain where it would not;
+// CodecRecords counts every record once, and the stored codecs read back
+// are among the two.
+func TestProducePacedCompressed(t *testing.T) {
+	const partitions, n = 2, 4000
+	e := clusterstest.StartSelfT(t, 1, partitions)
+	c := clusters.Cluster{Bootstrap: e.Bootstrap()}
+	ctx, cancel := context.WithTimeout(t.Context(), failSafe)
+	defer cancel()
+	if err := clusters.CreateTopic(ctx, c, "paced-zstd", partitions); err != nil {
+		t.Fatal(err)
+	}
+	// 4,000 records due within 4 ms: they queue behind the first produce
+	// request, so most batches hold many and zstd shrinks them
+	stats, err := clusters.ProducePaced(ctx, c, clusters.Paced{
+		Topic: "paced-zstd", Partitions: partitions, Records: n, Rate: 1e6, T0: time.Now(),
+		Message: testMessage, Compression: "zstd",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var total int64
+	for codec, k := range stats.CodecRecords {
+		if codec != "zstd" && codec != "none" {
+			t.Errorf("%d records in %s batches", k, codec)
+		}
+		total += k
+	}
+	if total != n || stats.CodecRecords["zstd"] == 0 {
+		t.Errorf("CodecRecords %v, want %d records, some of them zstd", stats.CodecRecords, n)
+	}
+	stored, err := clusters.StoredCodecs(ctx, c, "paced-zstd", partitions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range stored {
+		if s != "zstd" && s != "none" {
+			t.Errorf("stored codecs %v", stored)
+		}
+	}
 }
