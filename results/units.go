@@ -77,6 +77,10 @@ const (
 	UnitProduceRecPerSec = "produce-rec/s"
 	UnitProducerBehindMs = "producer-behind-ms"
 	UnitRecPerBatch      = "rec/batch"
+	// UnitCompressedPct is the share of a live compression cell's records
+	// its producer wrote in batches of the cell's codec (the rest went
+	// plain: the codec would not shrink their batch).
+	UnitCompressedPct = "compressed-pct"
 )
 
 // ConfigSurfaced is the file-config key under which a parity cell that
@@ -124,6 +128,7 @@ var unitDirections = map[string]Direction{
 	UnitProduceRecPerSec: Neutral,
 	UnitProducerBehindMs: Neutral,
 	UnitRecPerBatch:      Neutral,
+	UnitCompressedPct:    Neutral,
 }
 
 // Better returns the direction in which unit improves: the table above,

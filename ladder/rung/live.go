@@ -40,6 +40,9 @@ func runLive(ctx context.Context, c *rungargs.Cell, b Build, cl clusters.Cluster
 		results.Metric{Value: tr.prod.Achieved, Unit: results.UnitProduceRecPerSec},
 		results.Metric{Value: ms(time.Duration(tr.prod.MaxBehind)), Unit: results.UnitProducerBehindMs},
 	)
+	if c.Value(cell.Compression) != cell.CompressionNone {
+		figs = append(figs, results.Metric{Value: 100 * tr.compressed, Unit: results.UnitCompressedPct})
+	}
 	if st := tr.stats; st.NonEmpty > 0 {
 		figs = append(figs, results.Metric{Value: float64(st.Records) / float64(st.NonEmpty), Unit: results.UnitRecPerCrossing})
 	}
@@ -55,6 +58,9 @@ type liveTrial struct {
 	stats  consume.Stats
 	client string
 	cpu    time.Duration // the reader process's, from the producer's start
+	// compressed is the share of records in batches of the cell's codec
+	// (checkLiveCompression)
+	compressed float64
 }
 
 // runTrial is one live read of c at c.Rate. It makes a fresh topic, opens
@@ -108,7 +114,7 @@ func runTrial(ctx context.Context, c *rungargs.Cell, cl clusters.Cluster, t *tar
 	if err := checkPath(c, tr.stats, as); err != nil {
 		return nil, err
 	}
-	if err := checkCompression(ctx, cl, &lc); err != nil {
+	if tr.compressed, err = checkLiveCompression(ctx, cl, &lc, tr.prod); err != nil {
 		return nil, err
 	}
 	if err := checkBalanced(mem); err != nil {

@@ -77,6 +77,17 @@ func TestLiveCellPerPath(t *testing.T) {
 	}
 }
 
+// TestLiveCompressedCell: a live compression cell reads a topic its
+// producer compressed where the codec shrank a batch, and says how much.
+func TestLiveCompressedCell(t *testing.T) {
+	c := liveCell(t, cell.PathFast)
+	c.Compression = cell.CompressionLZ4
+	r := rungtest.MustRun(t, c)
+	if got := r.Units()[results.UnitCompressedPct]; !(got > 0 && got <= 100) {
+		t.Errorf("compressed-pct %v, want in (0, 100]\n%s", got, r.Out)
+	}
+}
+
 // TestLiveCellRefusals: a live cell checks its own settings before it
 // starts anything.
 func TestLiveCellRefusals(t *testing.T) {

@@ -41,6 +41,8 @@ type producerReport struct {
 	LastAck   int64   `json:"last_ack_ns"`
 	MaxBehind int64   `json:"max_behind_ns"`
 	Achieved  float64 `json:"achieved_rec_per_sec"`
+	// CodecRecords counts the records written per batch codec.
+	CodecRecords map[string]int64 `json:"codec_records"`
 }
 
 // runProducer is a producer process: it writes the cell's corpus to its
@@ -66,6 +68,7 @@ func runProducer(ctx context.Context, c *rungargs.Cell, w io.Writer) error {
 	return json.NewEncoder(w).Encode(producerReport{
 		Records: st.Records, Bytes: st.Bytes, T0: st.T0.UnixNano(), LastSend: st.LastSend.UnixNano(),
 		LastAck: st.LastAck.UnixNano(), MaxBehind: int64(st.MaxBehind), Achieved: st.Achieved,
+		CodecRecords: st.CodecRecords,
 	})
 }
 
@@ -166,4 +169,39 @@ func checkProducer(c *rungargs.Cell, r producerReport) error {
 			errBehind, r.Achieved, producerShareNum, c.Rate, time.Duration(r.MaxBehind).Round(time.Millisecond))
 	}
 	return nil
+}
+
+// checkLiveCompression checks a live cell's codec claim and returns the
+// share of its records written in batches of that codec. franz-go sends a
+// batch plain when the codec would not shrink it, which a paced producer's
+// small batches often are, so a live topic of a compression cell holds
+// batches of its codec and plain ones: every record must be in one of the
+// two, by the producer's count and by the broker's (the last batches read
+// back), and some in the codec's, or the cell measured no decompression.
+func checkLiveCompression(ctx context.Context, cl clusters.Cluster, c *rungargs.Cell, prod producerReport) (float64, error) {
+	want := c.Value(cell.Compression)
+	claimed := func(codec string) bool { return codec == want || codec == cell.CompressionNone }
+	var total int64
+	for codec, n := range prod.CodecRecords {
+		if !claimed(codec) {
+			return 0, fmt.Errorf("cell claims compression=%s but the producer wrote %d records in %s batches", want, n, codec)
+		}
+		total += n
+	}
+	if total != int64(c.Records) {
+		return 0, fmt.Errorf("live: the producer counted %d records in its batches, the cell writes %d", total, c.Records)
+	}
+	stored, err := clusters.StoredCodecs(ctx, cl, c.Topic, c.Partitions)
+	if err != nil {
+		return 0, fmt.Errorf("stored compression: %w", err)
+	}
+	for _, codec := range stored {
+		if !claimed(codec) {
+			return 0, fmt.Errorf("cell claims compression=%s but topic %s is stored with %s", want, c.Topic, codec)
+		}
+	}
+	if want != cell.CompressionNone && prod.CodecRecords[want] == 0 {
+		return 0, fmt.Errorf("cell claims compression=%s but the producer sent every batch plain (%s would not shrink its batches at rate=%d; franz-go sends those plain)", want, want, c.Rate)
+	}
+	return float64(prod.CodecRecords[want]) / float64(total), nil
 }
