@@ -3,6 +3,7 @@ package ladder
 import (
 	"fmt"
 	"hash/fnv"
+	"path/filepath"
 	"strconv"
 	"time"
 
@@ -17,16 +18,26 @@ import (
 // checkpointing rung also uses to start its readers). The child's own
 // timeout is a little shorter than the ladder's hard one, so a slow cell
 // reports its own clear error before it is killed. Expected row hashes are
-// cached in the run directory (hashDir), so only the first cell per corpus
-// computes them. Secret cluster props are not in argv: the child reads
-// rungSecrets on a pipe. A broker_kill cell gets its cluster's fault socket;
-// a cluster without one leaves it empty, which the child refuses.
-func rungCell(s *Spec, e Entry, cl Cluster, topic, hashDir string) rungargs.Cell {
+// cached in the run directory runDir (its hashes directory; none when
+// runDir is ""), so only the first cell per corpus computes them. Secret
+// cluster props are not in argv: the child reads rungSecrets on a pipe. A
+// broker_kill cell gets its cluster's fault socket; a cluster without one
+// leaves it empty, which the child refuses.
+//
+// A live cell has no corpus, so topic is not its: it gets liveTopic (the
+// child makes the topic under that name plus a nonce of its own, and
+// deletes it), the records its producer writes at the cell's rate over the
+// spec's live_warmup and duration, and LiveDir(runDir) for its latency
+// histogram and lag series, which the caller makes.
+func rungCell(s *Spec, e Entry, cl Cluster, topic, runDir string) rungargs.Cell {
 	c := e.Cell
 	rc := rungargs.Cell{
 		Cell: c, Bootstrap: cl.Bootstrap(), Topic: topic, Partitions: s.Partitions, Records: s.Records,
-		Seed: s.Seed, Schema: s.Schema, Timeout: childTimeout(s.Timeout), HashCache: hashDir,
+		Seed: s.Seed, Schema: s.Schema, Timeout: childTimeout(s.Timeout),
 		Props: cellProps(s, c, cl),
+	}
+	if runDir != "" {
+		rc.HashCache = filepath.Join(runDir, "hashes")
 	}
 	if c.Ckpt > 0 && s.Failures > 0 {
 		rc.Failures = s.Failures
@@ -37,8 +48,33 @@ func rungCell(s *Spec, e Entry, cl Cluster, topic, hashDir string) rungargs.Cell
 			rc.FaultSocket = f.FaultSocket()
 		}
 	}
+	if c.Live() {
+		rc.Topic = liveTopic(c, e.Rep)
+		rc.Records = s.liveRecords(c.Rate)
+		rc.Warmup, rc.Duration = s.LiveWarmup, s.Duration
+		rc.Rep = e.Rep
+		if runDir != "" && !e.Warmup {
+			// a warm-up's latencies are not the run's: kept nowhere
+			rc.LiveDir = LiveDir(runDir)
+		}
+	}
 	return rc
 }
+
+// liveTopic names the topic of one live cell-repetition (rep -1 for a
+// warm-up): a hash of the cell's name keeps it short and a valid Kafka
+// topic name whatever the name holds ([a-zA-Z0-9._-], at most 249
+// characters, here 30 to 32, so the child's nonce fits).
+func liveTopic(c cell.Cell, rep int) string {
+	h := fnv.New64a()
+	h.Write([]byte(c.Name()))
+	return fmt.Sprintf("fplab-live-%016x-r%d", h.Sum64(), rep)
+}
+
+// LiveDir is where the live cells of a run keep their latency histograms
+// and lag series (the child names the files after the cell and the
+// repetition).
+func LiveDir(runDir string) string { return filepath.Join(runDir, results.LiveDir) }
 
 // rungSecrets are the secret cluster props of entry e's child, which
 // rungArgs leaves out of argv (announcing --secrets-fd instead): pass them

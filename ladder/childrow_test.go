@@ -23,9 +23,9 @@ func (c staticCluster) Stop() error                                      { retur
 func (c staticCluster) FaultSocket() string                              { return c.sock }
 
 // rungArgs is the argv (after the binary) of entry e's child on a cluster
-// at bootstrap.
-func rungArgs(s *Spec, e Entry, bootstrap []string, topic, hashDir string) []string {
-	rc := rungCell(s, e, staticCluster{bootstrap: bootstrap}, topic, hashDir)
+// at bootstrap, in run directory runDir.
+func rungArgs(s *Spec, e Entry, bootstrap []string, topic, runDir string) []string {
+	rc := rungCell(s, e, staticCluster{bootstrap: bootstrap}, topic, runDir)
 	return append([]string{"rung"}, rc.Args()...)
 }
 
@@ -33,7 +33,7 @@ func TestRungArgs(t *testing.T) {
 	s := &Spec{Partitions: 6, Records: 2000000, Seed: 42, Schema: "bid", Timeout: 100 * time.Second,
 		ClusterProps: map[string]string{"sasl.username": "u", "security.protocol": "SASL_SSL"}}
 	e := Entry{Cell: cell.Cell{Path: "fast", Format: "json", Batch: 8192, Brokers: 3, Alloc: "mimalloc2", Cluster: "embedded", AA: "b"}}
-	got := strings.Join(rungArgs(s, e, []string{"h:1", "h:2"}, "bid-json-s42-n2000000", "/run/hashes"), " ")
+	got := strings.Join(rungArgs(s, e, []string{"h:1", "h:2"}, "bid-json-s42-n2000000", "/run"), " ")
 	want := "rung --path fast --format json --batch 8192 --brokers 3 --alloc mimalloc2 --crc off --cluster embedded" +
 		" --bootstrap h:1,h:2 --topic bid-json-s42-n2000000 --partitions 6 --records 2000000 --seed 42 --schema bid --timeout 1m35s --aa b --hash-cache /run/hashes"
 	if got != want {

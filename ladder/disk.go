@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"time"
 
 	"golang.org/x/sys/unix"
 
@@ -24,6 +25,10 @@ const (
 	kafkaBytesPerRecord = 16
 	keyedBytesPerRecord = 64
 	hashBytesPerRecord  = 8
+	// kafkaDeleteDelay is how long real Kafka keeps a deleted topic's
+	// segments (file.delete.delay.ms, 60000 by default; clusters/kafka
+	// leaves it so).
+	kafkaDeleteDelay = time.Minute
 	// diskShareNum/Den is the share of the free space a run may plan to
 	// take: the broker logs, journal, profiles and plots need the rest.
 	diskShareNum, diskShareDen = 9, 10
@@ -40,7 +45,7 @@ func diskNeed(s *Spec, cells []cell.Cell) (int64, error) {
 	var total int64
 	for _, c := range cells {
 		g := groupOf(c)
-		if seen[g] {
+		if !hasCorpus(c) || seen[g] {
 			continue
 		}
 		seen[g] = true
@@ -58,7 +63,56 @@ func diskNeed(s *Spec, cells []cell.Cell) (int64, error) {
 		}
 		total += int64(s.Records) * per * int64(min(g.shape.Brokers, 3))
 	}
-	return total, nil
+	live, err := liveDiskNeed(s, schema, cells)
+	return total + live, err
+}
+
+// liveDiskNeed estimates what live cells write under the run's root: the
+// expected hashes of every live corpus (format, topic shape, record count;
+// the child caches them like a bounded cell's), and the replicated logs of
+// the live topics on a cluster=kafka shape. A live topic is deleted when
+// its cell ends, but Kafka removes its segments only kafkaDeleteDelay
+// later, so the topics of the cells that end within that delay are on
+// disk together: at most 1 + delay / (live_warmup + duration) of them,
+// each counted as the largest.
+func liveDiskNeed(s *Spec, schema *workloads.Schema, cells []cell.Cell) (int64, error) {
+	type corpus struct {
+		format string
+		topic  cell.Cell
+		n      int
+	}
+	seen := map[corpus]bool{}
+	var hashes, log int64
+	runs := 0
+	for _, c := range cells {
+		if !c.Live() {
+			continue
+		}
+		k := corpus{c.Format, topicParts(c), s.liveRecords(c.Rate)}
+		if !seen[k] {
+			seen[k] = true
+			hashes += int64(k.n) * hashBytesPerRecord
+		}
+		if c.Value(cell.Cluster) != cell.ClusterKafka {
+			continue
+		}
+		runs += s.Warmup + s.Repetitions
+		mean, err := meanEncodedOf(s, schema, k.format, k.topic, k.n)
+		if err != nil {
+			return 0, err
+		}
+		per := int64(mean + kafkaBytesPerRecord)
+		if c.Keys {
+			per += keyedBytesPerRecord
+		}
+		log = max(log, int64(k.n)*per*int64(min(c.Brokers, 3)))
+	}
+	span := s.LiveWarmup + s.Duration
+	together := 1
+	if span > 0 {
+		together += int((kafkaDeleteDelay + span - 1) / span)
+	}
+	return hashes + log*int64(min(together, runs)), nil
 }
 
 // checkDisk refuses a run whose corpora would take more than diskShare of

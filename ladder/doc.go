@@ -22,10 +22,13 @@
 //     (Options checked once at the entry: zero is the default, a value out
 //     of bounds an error naming the field). A run is one broker per cluster
 //     shape (Infra, Cluster; KafkaInfra is the real one, tests use a fake),
-//     the corpus loaded once per format and shape, every entry a child of
-//     the binary built for its allocator, with a hard timeout; then the
-//     spec's micro-benchmarks, and raw.txt, tables and the manifest.
-//     ProfilePaths names a profiled cell's files.
+//     the corpus loaded once per format and shape (a live cell loads none:
+//     its child makes, writes and deletes a topic of its own, rungCell),
+//     every entry a child of the binary built for its allocator, with a
+//     hard timeout; then the spec's micro-benchmarks, and raw.txt, tables
+//     and the manifest.
+//     ProfilePaths names a profiled cell's files, LiveDir where live cells
+//     keep their latency histograms and lag series.
 //   - How a session ends: ErrFailedCells (a *FailedCellsError: the run
 //     finished with failed rows), ErrInfra (a dead broker, a full disk or a
 //     failed load stopped the run: a failed cell is followed by a probe of

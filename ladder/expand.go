@@ -2,6 +2,7 @@ package ladder
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"time"
 
@@ -43,6 +44,12 @@ func markBrokerKill(s *Spec, cells []cell.Cell) {
 	}
 }
 
+// product is the full product of the spec's axes, checkpoint values and
+// profile settings, in axis order (path outermost). The live axes (rate,
+// linger) multiply the live cells only: a bounded cell takes their
+// default, 0, once. A live cell does not checkpoint, so it takes
+// checkpoint 0 only, whatever checkpoint lists (checkSizes counts the
+// same product).
 func product(s *Spec) []cell.Cell {
 	ckpts := s.Checkpoint
 	if len(ckpts) == 0 {
@@ -54,9 +61,14 @@ func product(s *Spec) []cell.Cell {
 	}
 	cells := []cell.Cell{{}}
 	for _, k := range cell.Axes() { // path outermost
+		live := slices.Contains(cell.LiveAxes(), k)
 		var next []cell.Cell
 		for _, c := range cells {
-			for _, v := range s.Axis(k) {
+			vs := s.Axis(k)
+			if live && !c.Live() {
+				vs = []string{cell.Default(k)}
+			}
+			for _, v := range vs {
 				if err := c.Set(k, v); err != nil {
 					panic("ladder: a checked spec holds " + err.Error()) // checkBounds let it through
 				}
@@ -67,7 +79,11 @@ func product(s *Spec) []cell.Cell {
 	}
 	var out []cell.Cell
 	for _, c := range cells {
-		for _, ck := range ckpts {
+		cks := ckpts
+		if c.Live() {
+			cks = []time.Duration{0}
+		}
+		for _, ck := range cks {
 			for _, pr := range profs {
 				c.Ckpt, c.Prof = ck, pr
 				out = append(out, c)

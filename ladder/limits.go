@@ -56,8 +56,13 @@ const (
 	// data and the controller quorum through one broker's death.
 	minKillBrokers = 3
 	// maxCells bounds the product of the axes, computed before it is
-	// expanded (full.yaml, the whole matrix, is 720).
-	maxCells = 100_000
+	// expanded (productSize): product lays every cell out in memory
+	// (about 250 bytes each, so 50 MB at the bound) before exclusions and
+	// covering reduce it. full.yaml, the whole matrix, is 720;
+	// smoke.yaml's product is 115,200 (57,600 bounded cells and as many
+	// live ones before its exclusions), which its covering set reduces to
+	// five cells.
+	maxCells = 200_000
 	// maxEntries bounds the child runs of a schedule (cells plus the A/A
 	// pair, times warm-up and measured rounds): at a second each, a million
 	// is eleven days.
@@ -78,6 +83,9 @@ func checkSpec(s *Spec) error {
 	if err := checkBounds(s); err != nil {
 		return err
 	}
+	if err := checkLiveSpec(s); err != nil {
+		return err
+	}
 	if err := checkSizes(s); err != nil {
 		return err
 	}
@@ -87,6 +95,9 @@ func checkSpec(s *Spec) error {
 	cells, err := Expand(s)
 	if err != nil {
 		return &SpecError{Field: "exclude", Msg: err.Error(), Err: err}
+	}
+	if err := checkLiveCells(cells); err != nil {
+		return err
 	}
 	if err := checkCombinations(s, cells); err != nil {
 		return err
@@ -125,11 +136,16 @@ func checkBounds(s *Spec) error {
 			return fieldErrorf(cell.Brokers, "%d is not positive", b)
 		}
 	}
+	// A spec of live cells only has no corpus: records is 0 (checkLiveSpec).
+	minRecords := 1
+	if !s.hasBounded() {
+		minRecords = 0
+	}
 	for _, v := range []struct {
 		field     string
 		n, lo, hi int
 	}{
-		{"records", s.Records, 1, maxRecords},
+		{"records", s.Records, minRecords, maxRecords},
 		{"repetitions", s.Repetitions, 1, maxRounds},
 		{"warmup", s.Warmup, 0, maxRounds},
 		{"partitions", s.Partitions, 1, maxPartitions},
@@ -153,20 +169,43 @@ func checkBounds(s *Spec) error {
 // checkSizes refuses a spec whose expansion or schedule is too large to lay
 // out, before either is built.
 func checkSizes(s *Spec) error {
-	n := 1
-	lens := []int{max(1, len(s.Checkpoint)), max(1, len(s.Profile))}
-	for _, k := range cell.Axes() {
-		lens = append(lens, len(s.Axis(k)))
-	}
-	for _, k := range lens {
-		if n *= k; n > maxCells {
-			return fieldErrorf("spec", "the axes multiply to more than %d cells (the lab's bound on one spec)", maxCells)
-		}
+	n := productSize(s)
+	if n > maxCells {
+		return fieldErrorf("spec", "the axes multiply to more than %d cells (the lab's bound on one spec)", maxCells)
 	}
 	if entries := (n + 2) * (s.Warmup + s.Repetitions); entries > maxEntries {
 		return fieldErrorf("repetitions", "%d cells plus the A/A pair over %d rounds are %d child runs, more than the lab's bound of %d", n, s.Warmup+s.Repetitions, entries, maxEntries)
 	}
 	return nil
+}
+
+// productSize is the number of cells product builds (before exclusions),
+// exactly, or maxCells+1 when it is more: every combination of the axes
+// other than mode and the live axes, and of profile, is a bounded cell once
+// per checkpoint value and a live cell once per rate x linger.
+func productSize(s *Spec) int {
+	// times multiplies, capped past maxCells so that no product overflows
+	// (each factor is a list's length).
+	times := func(n int, ks ...int) int {
+		for _, k := range ks {
+			n = min(n*k, maxCells+1)
+		}
+		return n
+	}
+	base := max(1, len(s.Profile))
+	for _, k := range cell.Axes() {
+		if k != cell.Mode && !slices.Contains(cell.LiveAxes(), k) {
+			base = times(base, len(s.Axis(k)))
+		}
+	}
+	n := 0
+	if s.hasBounded() {
+		n += times(base, max(1, len(s.Checkpoint)))
+	}
+	if s.hasLive() {
+		n += times(base, len(s.Rate), len(s.Linger))
+	}
+	return min(n, maxCells+1)
 }
 
 // checkFailures refuses reader kills that could not be placed: without a
@@ -248,8 +287,8 @@ func checkCombinations(s *Spec, cells []cell.Cell) error {
 // minKillBrokers brokers; a reference path (cell.CountingPath), which
 // cannot be told when it is mid-cell (only the Go paths request the kill);
 // a checkpointing cell, which the rung refuses (and checkpoint is not an
-// axis an exclusion can drop). Expand has marked the selected cells
-// (Fault).
+// axis an exclusion can drop); a live cell, which the rung refuses too
+// (rungargs' validateLive). Expand has marked the selected cells (Fault).
 func checkBrokerKill(s *Spec, cells []cell.Cell) error {
 	if len(s.BrokerKill) == 0 {
 		return nil
@@ -268,6 +307,8 @@ func checkBrokerKill(s *Spec, cells []cell.Cell) error {
 			return fieldErrorf(field, "selects %s, but path %s cannot be told when it is mid-cell (use a Go path)", c.Name(), c.Path)
 		case c.Ckpt > 0:
 			return fieldErrorf(field, "selects %s, but a broker kill cell cannot also checkpoint (rung refuses it; checkpoint is not an axis to exclude)", c.Name())
+		case c.Live():
+			return fieldErrorf(field, "selects %s, but a live cell cannot lose a broker mid-cell (yet); add mode: %s to broker_kill", c.Name(), cell.ModeBounded)
 		}
 	}
 	if n == 0 {

@@ -32,6 +32,12 @@ const (
 	// sizeSample is how many records of a corpus are encoded to estimate
 	// its mean record size (spread evenly over the corpus).
 	sizeSample = 2048
+	// producerBytesPerRecord is what a live cell's producer process holds
+	// per record besides its encoded value: the client's record struct
+	// (kgo.Record, its headers and promise). An estimate, not yet
+	// measured: measure the producer's peak RSS at a known rate and
+	// duration and replace it.
+	producerBytesPerRecord = 200
 )
 
 // corpusLoad is one corpus an embedded cluster will hold.
@@ -44,6 +50,7 @@ type corpusLoad struct {
 // embeddedLoads estimates the broker memory of every corpus the spec's
 // cells make an embedded cluster hold: one per corpus group (format, topic
 // shape, cluster shape; each cluster shape is a broker process of its own).
+// Live cells hold no corpus (liveLoadOf).
 func embeddedLoads(s *Spec, cells []cell.Cell) ([]corpusLoad, error) {
 	schema, err := workloads.SchemaByName(s.Schema)
 	if err != nil {
@@ -53,7 +60,7 @@ func embeddedLoads(s *Spec, cells []cell.Cell) ([]corpusLoad, error) {
 	var out []corpusLoad
 	for _, c := range cells {
 		g := groupOf(c)
-		if c.Value(cell.Cluster) != cell.ClusterEmbedded || seen[g] {
+		if !hasCorpus(c) || c.Value(cell.Cluster) != cell.ClusterEmbedded || seen[g] {
 			continue
 		}
 		seen[g] = true
@@ -67,14 +74,69 @@ func embeddedLoads(s *Spec, cells []cell.Cell) ([]corpusLoad, error) {
 	return out, nil
 }
 
+// liveLoad is the memory one live cell takes while it runs: its producer
+// process holds every record it will write, and an embedded broker every
+// record written.
+type liveLoad struct {
+	cell    cell.Cell
+	records int
+	bytes   int64
+}
+
+// largestLiveLoad is the live cell of cells that takes the most memory
+// while it runs (zero when there is none). Live cells run one at a time
+// and delete their topic, so only the largest adds to the corpora.
+func largestLiveLoad(s *Spec, cells []cell.Cell) (liveLoad, error) {
+	schema, err := workloads.SchemaByName(s.Schema)
+	if err != nil {
+		return liveLoad{}, err
+	}
+	var most liveLoad
+	for _, c := range cells {
+		if !c.Live() {
+			continue
+		}
+		l, err := liveLoadOf(s, schema, c)
+		if err != nil {
+			return liveLoad{}, err
+		}
+		if l.bytes > most.bytes {
+			most = l
+		}
+	}
+	return most, nil
+}
+
+// liveLoadOf estimates live cell c's memory: records x (the producer's
+// encoded size + producerBytesPerRecord), plus an embedded broker's
+// 2 x encoded + brokerBytesPerRecord.
+func liveLoadOf(s *Spec, schema *workloads.Schema, c cell.Cell) (liveLoad, error) {
+	n := s.liveRecords(c.Rate)
+	mean, err := meanEncodedOf(s, schema, c.Format, topicParts(c), n)
+	if err != nil {
+		return liveLoad{}, err
+	}
+	per := int64(mean + producerBytesPerRecord)
+	if c.Value(cell.Cluster) == cell.ClusterEmbedded {
+		per += int64(brokerBytesPerEncodedByte*mean + brokerBytesPerRecord)
+	}
+	return liveLoad{cell: c, records: n, bytes: int64(n) * per}, nil
+}
+
 // groupMeanEncoded is the mean encoded size of the records of g's corpus.
 func groupMeanEncoded(s *Spec, schema *workloads.Schema, g group) (int, error) {
-	codec, err := workloads.NewCodec(workloads.Format(g.format), schema)
+	return meanEncodedOf(s, schema, g.format, g.topic, s.Records)
+}
+
+// meanEncodedOf is the mean encoded size of the n records of a corpus in
+// format with topic shape topic (topicParts).
+func meanEncodedOf(s *Spec, schema *workloads.Schema, format string, topic cell.Cell, n int) (int, error) {
+	codec, err := workloads.NewCodec(workloads.Format(format), schema)
 	if err != nil {
 		return 0, err
 	}
-	corpus := workloads.NewCorpus(schema, codec, s.Seed, s.Records, workloads.CorpusOptsOf(g.topic)...)
-	return meanEncoded(corpus, s.Records), nil
+	corpus := workloads.NewCorpus(schema, codec, s.Seed, n, workloads.CorpusOptsOf(topic)...)
+	return meanEncoded(corpus, n), nil
 }
 
 // meanEncoded is the mean encoded size of a corpus's records, from a sample
@@ -92,19 +154,36 @@ func meanEncoded(c *workloads.Corpus, n int) int {
 }
 
 // checkHostMemory refuses a run whose embedded brokers would hold more
-// than hostMemShare of memTotal bytes.
+// than hostMemShare of memTotal bytes: every bounded corpus, plus the
+// largest live cell's records while it runs (in its producer and, on an
+// embedded cluster, in the broker). The error names the live cell when the
+// corpora alone would fit.
 func checkHostMemory(s *Spec, cells []cell.Cell, memTotal int64) error {
 	loads, err := embeddedLoads(s, cells)
-	if err != nil || len(loads) == 0 || memTotal <= 0 {
+	if err != nil {
 		return err
 	}
-	var total int64
-	for _, l := range loads {
-		total += l.bytes
+	live, err := largestLiveLoad(s, cells)
+	if err != nil || memTotal <= 0 {
+		return err
 	}
-	if limit := memTotal / hostMemShareDen * hostMemShareNum; total > limit {
+	var corpora int64
+	for _, l := range loads {
+		corpora += l.bytes
+	}
+	limit := memTotal / hostMemShareDen * hostMemShareNum
+	share := 100 * hostMemShareNum / hostMemShareDen
+	switch {
+	case corpora > limit:
 		return fieldErrorf("records", "the embedded brokers would hold about %s (%d corpora of %d records, about %d bytes a record in the broker: 2 x the encoded size + %d, measured), more than %d%% of this host's %s; lower records or split the spec",
-			gib(total), len(loads), s.Records, total/int64(len(loads))/int64(s.Records), brokerBytesPerRecord, 100*hostMemShareNum/hostMemShareDen, gib(memTotal))
+			gib(corpora), len(loads), s.Records, corpora/int64(len(loads))/int64(s.Records), brokerBytesPerRecord, share, gib(memTotal))
+	case corpora+live.bytes > limit:
+		where := "its producer"
+		if live.cell.Value(cell.Cluster) == cell.ClusterEmbedded {
+			where = "its producer and the embedded broker"
+		}
+		return fieldErrorf(cell.Rate, "live cell %s would hold about %s while it runs (%d records in %s, about %d bytes a record: the encoded size + %d in the producer, an estimate, and 2 x the encoded size + %d in an embedded broker), on top of %s of corpora: more than %d%% of this host's %s; lower rate or duration",
+			live.cell.Name(), gib(live.bytes), live.records, where, live.bytes/int64(live.records), producerBytesPerRecord, brokerBytesPerRecord, gib(corpora), share, gib(memTotal))
 	}
 	return nil
 }

@@ -35,10 +35,16 @@ type group struct {
 
 // groupOf is the corpus group of a cell: one topic per format, topic
 // shape (codec, record size, tombstones, transactions, topic-changing
-// parity case) and cluster shape.
+// parity case) and cluster shape. It means nothing for a live cell, which
+// has no corpus (hasCorpus).
 func groupOf(c cell.Cell) group {
 	return group{format: c.Format, topic: topicParts(c), shape: shapeOf(c)}
 }
+
+// hasCorpus reports whether a cell reads a loaded corpus: a bounded cell
+// does; a live cell's child makes, writes and deletes a topic of its own
+// (rungCell), so no corpus is loaded, estimated or kept for it.
+func hasCorpus(c cell.Cell) bool { return !c.Live() }
 
 // todo lists the entries this session runs: every measured entry not in
 // done, preceded by the warm-up rounds when any measured entry is left.
@@ -108,9 +114,17 @@ func (r *runner) execute(ctx context.Context, done map[results.CellRep]bool) (er
 			return fmt.Errorf("interrupted after %d of %d child runs; resume with the run directory %s", i, len(todo), r.dir)
 		}
 		cl := clusters[shapeOf(e.Cell)]
-		topic := topics[groupOf(e.Cell)]
-		rc := rungCell(r.spec, e, cl, topic, filepath.Join(r.dir, "hashes"))
+		topic := "" // a live cell's: rungCell names it
+		if hasCorpus(e.Cell) {
+			topic = topics[groupOf(e.Cell)]
+		}
+		rc := rungCell(r.spec, e, cl, topic, r.dir)
 		rc.CPUProfile, rc.MemProfile = r.profiles(e)
+		if rc.LiveDir != "" {
+			// As for profiles: a directory that cannot be made fails the
+			// child, whose row says why.
+			_ = os.MkdirAll(rc.LiveDir, 0o755)
+		}
 		res := runChild(ctx, childCmd{
 			Bin:     r.bins[e.Cell.Alloc],
 			Args:    append([]string{"rung"}, rc.Args()...),
@@ -186,8 +200,9 @@ func needsAuth(todo []Entry, sh Shape) bool {
 }
 
 // setUp starts one cluster per shape and loads one corpus per (format,
-// shape) group that the entries need. stop stops every started cluster and
-// is safe to call whatever happened.
+// shape) group that the entries need; live entries need their cluster
+// only (hasCorpus). stop stops every started cluster and is safe to call
+// whatever happened.
 func (r *runner) setUp(ctx context.Context, todo []Entry, prog *progress) (map[Shape]Cluster, map[group]string, func(), error) {
 	clusters := map[Shape]Cluster{}
 	topics := map[group]string{}
@@ -213,6 +228,9 @@ func (r *runner) setUp(ctx context.Context, todo []Entry, prog *progress) (map[S
 			}
 			clusters[sh] = c
 			order = append(order, sh)
+		}
+		if !hasCorpus(e.Cell) {
+			continue
 		}
 		g := groupOf(e.Cell)
 		if _, ok := topics[g]; !ok {

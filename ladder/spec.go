@@ -37,6 +37,16 @@ type Spec struct {
 	// Decoder lists whose decoder the shallow and fast paths run (lab,
 	// stock); absent means [lab].
 	Decoder []string `json:"decoder,omitempty"`
+	// Mode lists the read modes (cell.Modes): bounded cells drain a
+	// preloaded corpus, live cells read a topic a producer writes at a
+	// target rate while they run. Absent means [bounded].
+	Mode []string `json:"mode,omitempty"`
+	// Rate (records/s) and Linger are the live axes (cell.LiveAxes): only
+	// live cells take their values, every rate with every linger; a
+	// bounded cell has rate 0 and linger 0. Both are absent in a spec
+	// without live cells.
+	Rate   []int           `json:"rate,omitempty"`
+	Linger []time.Duration `json:"linger_ns,omitempty"`
 
 	// Covering selects a small set of cells in which every value of every
 	// axis appears at least once instead of the full product.
@@ -47,6 +57,8 @@ type Spec struct {
 	// its keys. Empty means the first cell of the expansion.
 	Calibrate map[string]string `json:"calibrate,omitempty"`
 
+	// Records is the corpus every bounded cell consumes; 0 in a spec of
+	// live cells only, which write their own records (LiveWarmup).
 	Records     int           `json:"records"`
 	Repetitions int           `json:"repetitions"`
 	Warmup      int           `json:"warmup"`
@@ -61,6 +73,14 @@ type Spec struct {
 	Checkpoint []time.Duration `json:"checkpoint_ns,omitempty"`
 	// Failures is the number of injected reader failures per cell; 0 = none.
 	Failures int `json:"failures,omitempty"`
+
+	// Duration is a live cell's measured window and LiveWarmup the
+	// producer's run before it: a live cell at rate r writes
+	// rungargs.LiveRecords(r, LiveWarmup+Duration) records to a topic of
+	// its own. Both are 0 in a spec without live cells. Checkpoint and
+	// Failures apply to bounded cells only.
+	Duration   time.Duration `json:"duration_ns,omitempty"`
+	LiveWarmup time.Duration `json:"live_warmup_ns,omitempty"`
 
 	// Profile lists whether cells keep CPU and allocs profiles; [off, on]
 	// runs every cell both ways, so the profiler's own cost is measured in
@@ -89,6 +109,12 @@ func (s *Spec) Axis(key string) []string {
 		vs = itoas(s.Batch)
 	case cell.Brokers:
 		vs = itoas(s.Brokers)
+	case cell.Rate:
+		vs = itoas(s.Rate)
+	case cell.Linger:
+		for _, d := range s.Linger {
+			vs = append(vs, d.String())
+		}
 	default:
 		if p := s.closedAxis(key); p != nil {
 			vs = *p
@@ -107,7 +133,7 @@ func (s *Spec) closedAxis(key string) *[]string {
 		cell.Path: &s.Path, cell.Format: &s.Format, cell.Alloc: &s.Alloc, cell.CRC: &s.CRC,
 		cell.Cluster: &s.Cluster, cell.Compression: &s.Compression, cell.Size: &s.Size,
 		cell.Keyed: &s.Keys, cell.Nulls: &s.Nulls, cell.Txn: &s.Txn, cell.Case: &s.Case,
-		cell.Decoder: &s.Decoder,
+		cell.Decoder: &s.Decoder, cell.Mode: &s.Mode,
 	}[key]
 }
 

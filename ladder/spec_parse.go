@@ -163,10 +163,17 @@ func (p *specParser) parse(data []byte) (*Spec, error) {
 			return nil, err
 		}
 	}
-	for _, f := range []string{"path", "format", "batch", "brokers", "alloc", "crc", "records", "repetitions", "timeout", "seed"} {
+	for _, f := range []string{"path", "format", "batch", "brokers", "alloc", "crc", "repetitions", "timeout", "seed"} {
 		if seen[f] == nil {
 			return nil, p.errAt(root, f, "missing (required field)")
 		}
+	}
+	// Only bounded cells read a corpus: a spec of live cells only has none.
+	if s.hasBounded() && seen["records"] == nil {
+		return nil, p.errAt(root, "records", "missing (required field)")
+	}
+	if err := p.liveSettings(s, seen); err != nil {
+		return nil, err
 	}
 	if slices.Contains(s.Cluster, cell.ClusterExternal) && len(s.Bootstrap) == 0 {
 		return nil, p.errAt(seen["cluster"], "bootstrap", "cluster external needs a bootstrap list")
@@ -207,6 +214,14 @@ func (p *specParser) field(s *Spec, k, v *yaml.Node) error {
 		s.Checkpoint, err = p.durations(f, v)
 	case "failures":
 		s.Failures, err = p.upTo(f, v, 0, maxFailures, "the checkpoint supervisor's bound")
+	case cell.Rate:
+		s.Rate, err = p.intOrList(f, v, maxRate, "a rate no host could produce, clusters.MaxPacedRate")
+	case cell.Linger:
+		s.Linger, err = p.lingers(f, v)
+	case "duration":
+		s.Duration, err = p.duration(f, v, false)
+	case "live_warmup":
+		s.LiveWarmup, err = p.nonNegDuration(f, v)
 	case "bootstrap":
 		s.Bootstrap, err = p.strList(f, v)
 	case "cluster_props":
@@ -318,6 +333,51 @@ func (p *specParser) duration(f string, v *yaml.Node, allowOff bool) (time.Durat
 	return d, nil
 }
 
+// nonNegDuration parses a Go duration that may be zero ("0", "0s", "2s").
+func (p *specParser) nonNegDuration(f string, v *yaml.Node) (time.Duration, error) {
+	const want = "a non-negative duration like 2s"
+	s, err := p.scalar(f, v, want)
+	if err != nil {
+		return 0, err
+	}
+	d, perr := time.ParseDuration(s)
+	if perr != nil || d < 0 {
+		return 0, p.errAt(v, f, "want %s, got %q", want, s)
+	}
+	return d, nil
+}
+
+// lingers parses one linger ("10ms") or a list of them: positive
+// durations, each a whole number of milliseconds up to maxLinger
+// (checkLinger). Values equal once normalised (10ms and 0.01s) name the
+// same cells and are refused.
+func (p *specParser) lingers(f string, v *yaml.Node) ([]time.Duration, error) {
+	const want = "durations like 10ms"
+	var out []time.Duration
+	each := func(it *yaml.Node) error {
+		s, err := p.scalar(f, it, "a duration like 10ms")
+		if err != nil {
+			return err
+		}
+		d, perr := time.ParseDuration(s)
+		if perr != nil || d <= 0 {
+			return p.errAt(it, f, "want a duration like 10ms, got %q", s)
+		}
+		if err := checkLinger(d); err != nil {
+			return p.errAt(it, f, "%s", err)
+		}
+		if slices.Contains(out, d) {
+			return p.errAt(it, f, "value %q is %v, listed twice", it.Value, d)
+		}
+		out = append(out, d)
+		return nil
+	}
+	if v.Kind != yaml.SequenceNode {
+		return out, each(v)
+	}
+	return out, p.list(f, v, want, each)
+}
+
 // onOffs parses on/off, or a list of them.
 func (p *specParser) onOffs(f string, v *yaml.Node) ([]bool, error) {
 	var vals []string
@@ -404,26 +464,42 @@ func (p *specParser) enumList(f string, v *yaml.Node, known []string) ([]string,
 // most hi (why says where the bound comes from). Values that are equal once
 // normalised (1024 and 1_024) name the same cells and are refused.
 func (p *specParser) intList(f string, v *yaml.Node, hi int, why string) ([]int, error) {
-	const want = "positive integers"
+	const want = "a list of positive integers"
 	var out []int
-	err := p.list(f, v, want, func(it *yaml.Node) error {
+	err := p.list(f, v, "positive integers", p.intItem(f, want, hi, why, &out))
+	return out, err
+}
+
+// intOrList is intList that also takes one integer alone (rate: 20000).
+func (p *specParser) intOrList(f string, v *yaml.Node, hi int, why string) ([]int, error) {
+	if v.Kind == yaml.SequenceNode {
+		return p.intList(f, v, hi, why)
+	}
+	var out []int
+	err := p.intItem(f, "a positive integer or a list of them", hi, why, &out)(v)
+	return out, err
+}
+
+// intItem parses one item of an integer list into *out (see intList);
+// want is what an error says was expected.
+func (p *specParser) intItem(f, want string, hi int, why string, out *[]int) func(*yaml.Node) error {
+	return func(it *yaml.Node) error {
 		if it.Kind != yaml.ScalarNode {
-			return p.errAt(it, f, "want a list of %s, got %s", want, got(it))
+			return p.errAt(it, f, "want %s, got %s", want, got(it))
 		}
 		n, err := strconv.Atoi(strings.ReplaceAll(it.Value, "_", ""))
 		if err != nil || n <= 0 {
-			return p.errAt(it, f, "want a list of %s, got %q", want, it.Value)
+			return p.errAt(it, f, "want %s, got %q", want, it.Value)
 		}
 		if hi > 0 && n > hi {
 			return p.errAt(it, f, "%d is over the bound of %d (%s)", n, hi, why)
 		}
-		if slices.Contains(out, n) {
+		if slices.Contains(*out, n) {
 			return p.errAt(it, f, "value %q is %d, listed twice", it.Value, n)
 		}
-		out = append(out, n)
+		*out = append(*out, n)
 		return nil
-	})
-	return out, err
+	}
 }
 
 func (p *specParser) strList(f string, v *yaml.Node) ([]string, error) {
@@ -492,6 +568,11 @@ func (p *specParser) axisMapOf(f string, v *yaml.Node, negation bool) (map[strin
 func (p *specParser) axisValue(f, axis string, v *yaml.Node) (string, error) {
 	if known := cell.Values(axis); known != nil {
 		return p.enum(f, v, known)
+	}
+	if axis == cell.Linger {
+		// As a cell's name writes it: {linger: 0.01s} matches linger=10ms.
+		d, err := p.duration(f, v, false)
+		return d.String(), err
 	}
 	n, err := p.positive(f, v)
 	return strconv.Itoa(n), err
