@@ -304,20 +304,34 @@ func canonicalDuration(p Part) (time.Duration, error) {
 	return d, nil
 }
 
-// checkLive refuses live axes on a bounded cell and a live cell without
-// them: a live cell's figures mean nothing without its rate and linger.
+// checkLive refuses live axes on a cell whose mode has none of them
+// (AxisOf) and a live cell without them: a live cell's figures mean
+// nothing without its rate and linger, a maxrate cell's without its linger.
 func (c Cell) checkLive() error {
+	mode := c.Value(Mode)
 	switch {
-	case !c.Live() && (c.Rate != 0 || c.Linger != 0):
-		return fmt.Errorf("rate and linger are parts of a mode=%s cell only", ModeLive)
-	case c.Live() && (c.Rate == 0 || c.Linger == 0):
+	case c.Rate != 0 && !AxisOf(mode, Rate):
+		if mode == ModeMaxRate {
+			return fmt.Errorf("a mode=%s cell searches for its rate: it has no rate part", ModeMaxRate)
+		}
+		return fmt.Errorf("rate and linger are parts of a mode=%s or %s cell only", ModeLive, ModeMaxRate)
+	case c.Linger != 0 && !AxisOf(mode, Linger):
+		return fmt.Errorf("rate and linger are parts of a mode=%s or %s cell only", ModeLive, ModeMaxRate)
+	case mode == ModeLive && (c.Rate == 0 || c.Linger == 0):
 		return fmt.Errorf("a mode=%s cell needs rate and linger parts", ModeLive)
+	case mode == ModeMaxRate && c.Linger == 0:
+		return fmt.Errorf("a mode=%s cell needs a linger part", ModeMaxRate)
 	}
 	return nil
 }
 
-// Live reports whether the cell reads a live topic (mode=live).
-func (c Cell) Live() bool { return c.Mode == ModeLive }
+// Live reports whether the cell reads a topic while a producer writes it:
+// mode=live, or mode=maxrate (a series of live reads).
+func (c Cell) Live() bool { return c.Mode == ModeLive || c.Mode == ModeMaxRate }
+
+// MaxRate reports whether the cell searches for the highest rate its path
+// sustains live (mode=maxrate).
+func (c Cell) MaxRate() bool { return c.Mode == ModeMaxRate }
 
 func known(p Part, values []string) (string, error) {
 	if !slices.Contains(values, p.Value) {

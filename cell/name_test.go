@@ -57,6 +57,7 @@ func variants() []Cell {
 			add(func(c *Cell) { c.Mode, c.Rate, c.Linger = ModeLive, r, l })
 		}
 	}
+	add(func(c *Cell) { c.Mode, c.Linger = ModeMaxRate, 10*time.Millisecond })
 	add(func(c *Cell) { c.CRC = true })
 	add(func(c *Cell) { c.Prof = true })
 	add(func(c *Cell) { c.Fault = FaultKill })
@@ -189,7 +190,9 @@ func TestParseRefuses(t *testing.T) {
 		{ok + "/mode=live/rate=1000/linger=1000ms", "not written as 1s"},
 		{ok + "/mode=live/linger=1ms", "needs rate and linger"},
 		{ok + "/mode=live/rate=1000", "needs rate and linger"},
-		{ok + "/rate=1000/linger=1ms", "parts of a mode=live cell only"},
+		{ok + "/rate=1000/linger=1ms", "parts of a mode=live or maxrate cell only"},
+		{ok + "/mode=maxrate/rate=1000/linger=1ms", "searches for its rate: it has no rate part"},
+		{ok + "/mode=maxrate", "needs a linger part"},
 		{ok + "/linger=1ms/mode=live/rate=1000", `out of order`},
 	} {
 		_, err := Parse(tc.name)

@@ -62,8 +62,22 @@ func Axes() []string {
 
 // LiveAxes are the axes only a live cell has: a bounded cell's name leaves
 // them out (their Default), and a spec's values for them make live cells
-// only.
+// only. A maxrate cell has a linger but no rate (it searches for one):
+// AxisOf says which cell takes which.
 func LiveAxes() []string { return []string{Rate, Linger} }
+
+// AxisOf reports whether a cell of mode has the axis key: every cell has
+// every axis but the live ones; mode=live has rate and linger, mode=maxrate
+// linger only.
+func AxisOf(mode, key string) bool {
+	switch key {
+	case Rate:
+		return mode == ModeLive
+	case Linger:
+		return mode == ModeLive || mode == ModeMaxRate
+	}
+	return true
+}
 
 // Default is the value of an axis a name leaves out (and a spec may omit),
 // and "" for an axis every name and spec must state.
@@ -199,14 +213,17 @@ const (
 	DecoderNone  = "none"
 )
 
-// Read modes (key mode).
+// Read modes (key mode): a bounded read of a preloaded topic; a live read
+// at a target rate; and a search for the highest rate a path sustains
+// live (maxrate: a series of live reads at rising rates, one cell).
 const (
 	ModeBounded = "bounded"
 	ModeLive    = "live"
+	ModeMaxRate = "maxrate"
 )
 
 // Modes lists the read modes.
-func Modes() []string { return []string{ModeBounded, ModeLive} }
+func Modes() []string { return []string{ModeBounded, ModeLive, ModeMaxRate} }
 
 // LivePath reports whether a path can read a live topic: the columnar Go
 // paths, which hand over a batch that is not full once its linger passes.

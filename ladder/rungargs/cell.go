@@ -57,6 +57,12 @@ type Cell struct {
 	// the repetition in those files.
 	LiveDir string
 	Rep     int
+	// A maxrate cell searches [MaxRateFrom, MaxRateTo] records/s for the
+	// highest rate at which a live read of Warmup + Duration keeps its
+	// lag and its p99 latency within MaxRateP99; Records is what its
+	// largest trial writes, LiveRecords(MaxRateTo, Warmup + Duration).
+	MaxRateFrom, MaxRateTo int
+	MaxRateP99             time.Duration
 	// T0 is a live cell's producer's start: record i's intended send time
 	// is T0 + i/Rate (Unix nanoseconds, the host's wall clock, which the
 	// cell and its producer share). Set for RoleProducer only.
@@ -134,6 +140,11 @@ func (c *Cell) Args() []string {
 		opt("live-dir", c.LiveDir)
 		opt("rep", fmt.Sprint(c.Rep))
 	}
+	if c.MaxRate() {
+		opt("maxrate-from", fmt.Sprint(c.MaxRateFrom))
+		opt("maxrate-to", fmt.Sprint(c.MaxRateTo))
+		opt("maxrate-p99", c.MaxRateP99.String())
+	}
 	if c.T0 != 0 {
 		opt("t0", fmt.Sprint(c.T0))
 	}
@@ -203,6 +214,9 @@ func (c *Cell) Validate() error {
 // validateLive checks what a live cell needs and what it cannot combine
 // with; a bounded cell has none of its settings.
 func (c *Cell) validateLive() error {
+	if !c.MaxRate() && (c.MaxRateFrom != 0 || c.MaxRateTo != 0 || c.MaxRateP99 != 0) {
+		return fmt.Errorf("--maxrate-from, --maxrate-to and --maxrate-p99 are for mode=%s cells", cell.ModeMaxRate)
+	}
 	if !c.Live() {
 		switch {
 		case c.Warmup != 0 || c.Duration != 0 || c.LiveDir != "" || c.T0 != 0:
@@ -212,6 +226,18 @@ func (c *Cell) validateLive() error {
 		}
 		return nil
 	}
+	rate := c.Rate
+	if c.MaxRate() {
+		switch {
+		case c.MaxRateFrom < 1 || c.MaxRateTo <= c.MaxRateFrom:
+			return fmt.Errorf("a maxrate cell needs 1 <= --maxrate-from < --maxrate-to, got %d and %d", c.MaxRateFrom, c.MaxRateTo)
+		case c.MaxRateP99 <= 0:
+			return fmt.Errorf("a maxrate cell needs a latency budget, --maxrate-p99 > 0")
+		case c.Role == RoleProducer:
+			return fmt.Errorf("a maxrate cell's producers are its trials' (mode=%s)", cell.ModeLive)
+		}
+		rate = c.MaxRateTo
+	}
 	switch {
 	case !cell.LivePath(c.Path):
 		return fmt.Errorf("path=%s cannot read live: %s", c.Path, cell.WhyNotLive(c.Path))
@@ -219,8 +245,8 @@ func (c *Cell) validateLive() error {
 		return fmt.Errorf("a live cell needs --live-duration > 0")
 	case c.Warmup < 0:
 		return fmt.Errorf("--live-warmup must be >= 0, got %v", c.Warmup)
-	case c.Records != LiveRecords(c.Rate, c.Warmup+c.Duration):
-		return fmt.Errorf("a live cell at rate=%d over %v writes %d records, not --records %d", c.Rate, c.Warmup+c.Duration, LiveRecords(c.Rate, c.Warmup+c.Duration), c.Records)
+	case c.Records != LiveRecords(rate, c.Warmup+c.Duration):
+		return fmt.Errorf("a live cell at rate=%d over %v writes %d records, not --records %d", rate, c.Warmup+c.Duration, LiveRecords(rate, c.Warmup+c.Duration), c.Records)
 	case c.Ckpt > 0 || c.Failures > 0 || c.FaultSocket != "":
 		return fmt.Errorf("a live cell cannot checkpoint or inject faults (yet)")
 	case c.Txn || c.Nulls != 0 || c.Case != "":

@@ -36,7 +36,11 @@ func TestArgsRoundTrip(t *testing.T) {
 	live.Records = 60_000
 	producer := live
 	producer.Role, producer.T0 = rungargs.RoleProducer, 1_700_000_000_000_000_000
-	for _, c := range []rungargs.Cell{full(), small, kill, live, producer} {
+	maxrate := live
+	maxrate.Mode, maxrate.Rate = cell.ModeMaxRate, 0
+	maxrate.MaxRateFrom, maxrate.MaxRateTo, maxrate.MaxRateP99 = 10_000, 1_000_000, 50*time.Millisecond
+	maxrate.Records = 3_000_000
+	for _, c := range []rungargs.Cell{full(), small, kill, live, producer, maxrate} {
 		back, err := rungargs.Parse(c.Args(), io.Discard)
 		if err != nil {
 			t.Fatalf("Parse(%q): %v", c.Args(), err)
@@ -86,7 +90,12 @@ func TestParseRejects(t *testing.T) {
 		"--mode live --rate 1000 --linger 1ms --records 1":                                     "needs --live-duration > 0",
 		"--mode live --rate 1000 --linger 1ms --live-duration 1ms --records 1 --txn aborts":    "clean topic",
 		"--mode live --rate 1000 --linger 1ms --live-duration 1ms --records 1 --role producer": "--t0 is the producer's",
-		"--live-duration 1s": "are for mode=live cells",
+		"--live-duration 1s":                      "are for mode=live cells",
+		"--mode maxrate --rate 1000 --linger 1ms": "needs --linger and no --rate",
+		"--mode maxrate --linger 1ms --live-duration 1s --maxrate-from 10 --maxrate-to 10 --records 10":                  "1 <= --maxrate-from < --maxrate-to",
+		"--mode maxrate --linger 1ms --live-duration 1s --maxrate-from 10 --maxrate-to 20 --records 20":                  "needs a latency budget",
+		"--mode maxrate --linger 1ms --live-duration 1s --maxrate-from 10 --maxrate-to 20 --maxrate-p99 1s --records 10": "writes 20 records, not --records 1",
+		"--maxrate-p99 1s": "are for mode=maxrate cells",
 	} {
 		_, err := rungargs.Parse(append(strings.Fields(args), base...), io.Discard)
 		// No package prefix: the CLI adds its own ("fplab rung: ").

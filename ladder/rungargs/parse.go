@@ -83,6 +83,9 @@ func Decode(args []string, usage io.Writer) (Cell, error) {
 	fs.DurationVar(&c.Duration, "live-duration", 0, "mode=live: the measured window")
 	fs.StringVar(&c.LiveDir, "live-dir", "", "mode=live: directory for the latency histogram and the lag series")
 	fs.IntVar(&c.Rep, "rep", 0, "repetition number, in the names of the live cell's files")
+	fs.IntVar(&c.MaxRateFrom, "maxrate-from", 0, "mode=maxrate: the search's lowest rate, records per second")
+	fs.IntVar(&c.MaxRateTo, "maxrate-to", 0, "mode=maxrate: the search's highest rate, records per second")
+	fs.DurationVar(&c.MaxRateP99, "maxrate-p99", 0, "mode=maxrate: the latency budget a sustained rate's p99 and lag stay within")
 	fs.Int64Var(&c.T0, "t0", 0, "internal: a live producer's start, Unix nanoseconds")
 	fs.Var(&props, "cluster-prop", "client property k=v for an external cluster (repeatable)")
 	if err := fs.Parse(args); err != nil {
@@ -101,8 +104,11 @@ func Decode(args []string, usage io.Writer) (Cell, error) {
 			return Cell{}, fmt.Errorf("--%w", err)
 		}
 	}
-	if c.Mode == "" && (c.Rate != 0 || c.Linger != 0) || c.Live() && (c.Rate == 0 || c.Linger == 0) {
+	switch {
+	case c.Mode == "" && (c.Rate != 0 || c.Linger != 0), c.Mode == cell.ModeLive && (c.Rate == 0 || c.Linger == 0):
 		return Cell{}, fmt.Errorf("--rate and --linger go with --mode %s, and it needs both", cell.ModeLive)
+	case c.MaxRate() && (c.Rate != 0 || c.Linger == 0):
+		return Cell{}, fmt.Errorf("--mode %s needs --linger and no --rate (it searches for the rate)", cell.ModeMaxRate)
 	}
 	switch *crc {
 	case cell.On, cell.Off:
