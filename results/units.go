@@ -81,6 +81,10 @@ const (
 	// its producer wrote in batches of the cell's codec (the rest went
 	// plain: the codec would not shrink their batch).
 	UnitCompressedPct = "compressed-pct"
+	// A maxrate cell's: the highest rate its search found sustained, and
+	// how many live trials the search ran.
+	UnitMaxRate       = "max-rate-rec/s"
+	UnitMaxRateTrials = "maxrate-trials"
 )
 
 // ConfigSurfaced is the file-config key under which a parity cell that
@@ -129,6 +133,8 @@ var unitDirections = map[string]Direction{
 	UnitProducerBehindMs: Neutral,
 	UnitRecPerBatch:      Neutral,
 	UnitCompressedPct:    Neutral,
+	UnitMaxRate:          HigherIsBetter,
+	UnitMaxRateTrials:    Neutral,
 }
 
 // Better returns the direction in which unit improves: the table above,

@@ -51,5 +51,6 @@
 // behind the schedule into a series (livestats.go), both kept in the
 // cell's live directory. Its batches are verified as a plain cell's are,
 // and each partition's offsets must follow each other without a gap or a
-// repeat.
+// repeat. A maxrate cell (maxrate.go) runs a bounded search over such
+// reads for the highest rate its path sustains.
 package rung

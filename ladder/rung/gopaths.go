@@ -23,29 +23,18 @@ func init() {
 // runGoPath measures a cell of a Go path. How depends on the cell's shape,
 // not its path: a checkpointing reader process (role=reader), a
 // checkpointing cell's supervisor (ckpt > 0), a parity case that reads
-// otherwise than start to end, a live read (live.go), or a plain measured
-// read.
+// otherwise than start to end, a live read (live.go), a search for the
+// highest live rate (maxrate.go), or a plain measured read.
 func runGoPath(ctx context.Context, c *rungargs.Cell, b Build, w io.Writer) error {
-	schema, err := workloads.SchemaByName(c.Schema)
-	if err != nil {
-		return err
-	}
-	codec, err := workloads.NewCodec(workloads.Format(c.Format), schema)
-	if err != nil {
-		return err
-	}
-	corpus := workloads.NewCorpus(schema, codec, c.Seed, c.Records, workloads.CorpusOptsOf(c.Cell)...)
-	layout, err := workloads.NewLayout(c.Seed, c.Records, c.Partitions, workloads.ShapeOf(c.Cell))
-	if err != nil {
-		return err
-	}
-	expected, err := expectedHashes(corpus, c.HashCache)
-	if err != nil {
-		return err
-	}
-	t := &target{corpus: corpus, codec: codec, expected: expected, layout: layout}
-
 	cl, err := checkBrokers(ctx, c)
+	if err != nil {
+		return err
+	}
+	if c.MaxRate() {
+		// each of its trials writes and verifies a corpus of its own
+		return runMaxRate(ctx, c, b, cl, w)
+	}
+	t, err := newTarget(c)
 	if err != nil {
 		return err
 	}
@@ -78,6 +67,29 @@ func runGoPath(ctx context.Context, c *rungargs.Cell, b Build, w io.Writer) erro
 		return err
 	}
 	return WriteResult(w, c, b, m.asserts.Client, m.stats.Records, m.metrics())
+}
+
+// newTarget is what c reads: its corpus of c.Records records placed by its
+// layout, with their row hashes (cached in c.HashCache when set).
+func newTarget(c *rungargs.Cell) (*target, error) {
+	schema, err := workloads.SchemaByName(c.Schema)
+	if err != nil {
+		return nil, err
+	}
+	codec, err := workloads.NewCodec(workloads.Format(c.Format), schema)
+	if err != nil {
+		return nil, err
+	}
+	corpus := workloads.NewCorpus(schema, codec, c.Seed, c.Records, workloads.CorpusOptsOf(c.Cell)...)
+	layout, err := workloads.NewLayout(c.Seed, c.Records, c.Partitions, workloads.ShapeOf(c.Cell))
+	if err != nil {
+		return nil, err
+	}
+	expected, err := expectedHashes(corpus, c.HashCache)
+	if err != nil {
+		return nil, err
+	}
+	return &target{corpus: corpus, codec: codec, expected: expected, layout: layout}, nil
 }
 
 // target is what a cell reads: the corpus's codec and row hashes (keyed

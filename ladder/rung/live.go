@@ -22,14 +22,14 @@ import (
 // rate, which must hold its rate (checkProducer), then its figures, and
 // its histogram and lag series kept in its live directory.
 func runLive(ctx context.Context, c *rungargs.Cell, b Build, cl clusters.Cluster, t *target, w io.Writer) error {
-	tr, err := runTrial(ctx, c, cl, t)
+	tr, err := runTrial(ctx, c, cl, t, 0)
 	if err != nil {
 		return err
 	}
 	if err := checkProducer(c, tr.prod); err != nil {
 		return err
 	}
-	if err := writeLive(c, tr.rec); err != nil {
+	if err := writeLive(c, c.Rate, tr.rec); err != nil {
 		return err
 	}
 	var ru syscall.Rusage
@@ -73,9 +73,10 @@ type liveTrial struct {
 // each other without a gap or a repeat. It fails when a record is missing
 // or repeated, when a claim of the cell does not hold, or when no message
 // arrives for the stall timeout; whether the producer held its rate is
-// the caller's to judge. The topic is deleted at the end, whatever
-// happened.
-func runTrial(ctx context.Context, c *rungargs.Cell, cl clusters.Cluster, t *target) (*liveTrial, error) {
+// the caller's to judge. With readBy > 0 the reader must hand over the
+// last record within readBy of T0, or the trial fails with errTooSlow. The
+// topic is deleted at the end, whatever happened.
+func runTrial(ctx context.Context, c *rungargs.Cell, cl clusters.Cluster, t *target, readBy time.Duration) (*liveTrial, error) {
 	tr := &liveTrial{topic: c.Topic + "-" + strconv.FormatInt(time.Now().UnixNano(), 36)}
 	lc := *c
 	lc.Topic = tr.topic
@@ -100,7 +101,7 @@ func runTrial(ctx context.Context, c *rungargs.Cell, cl clusters.Cluster, t *tar
 	if err != nil {
 		return nil, err
 	}
-	if err := tr.read(ctx, &lc, r, t); err != nil {
+	if err := tr.read(ctx, &lc, r, t, readBy); err != nil {
 		r.Close()
 		return nil, err
 	}
@@ -125,13 +126,19 @@ func runTrial(ctx context.Context, c *rungargs.Cell, cl clusters.Cluster, t *tar
 
 // read starts the producer and reads every record it writes, each batch
 // verified and measured.
-func (tr *liveTrial) read(ctx context.Context, c *rungargs.Cell, r consume.Reader, t *target) error {
+func (tr *liveTrial) read(ctx context.Context, c *rungargs.Cell, r consume.Reader, t *target, readBy time.Duration) error {
 	t0 := time.Now().Add(producerLead(c.Records))
 	prod, err := startProducer(ctx, c, t0)
 	if err != nil {
 		return err
 	}
 	defer prod.stop()
+	rctx := ctx
+	if readBy > 0 {
+		var cancel context.CancelFunc
+		rctx, cancel = context.WithDeadline(ctx, t0.Add(readBy))
+		defer cancel()
+	}
 	warm := rungargs.LiveRecords(c.Rate, c.Warmup)
 	tr.rec = newLiveRecorder(t0, c.Rate, c.Records, warm, c.Partitions, c.Warmup)
 	v := t.verifier(c.Batch)
@@ -141,8 +148,11 @@ func (tr *liveTrial) read(ctx context.Context, c *rungargs.Cell, r consume.Reade
 
 	cpu0 := cpuTime()
 	for v.rows < int64(c.Records) {
-		b, err := r.Next(ctx)
+		b, err := r.Next(rctx)
 		if err != nil {
+			if rctx.Err() != nil && ctx.Err() == nil {
+				return fmt.Errorf("%w: %d of %d records handed over %v after T0", errTooSlow, v.rows, c.Records, readBy)
+			}
 			return fmt.Errorf("after %d of %d records: %w", v.rows, c.Records, err)
 		}
 		tr.rec.batch(time.Now(), b.Partitions, b.Offsets)
@@ -169,13 +179,13 @@ func (tr *liveTrial) read(ctx context.Context, c *rungargs.Cell, r consume.Reade
 
 // writeLive keeps the cell's latency histogram and lag series in its live
 // directory (none given: kept nowhere, as a rung run by hand).
-func writeLive(c *rungargs.Cell, rec *liveRecorder) error {
+func writeLive(c *rungargs.Cell, rate int, rec *liveRecorder) error {
 	if c.LiveDir == "" {
 		return nil
 	}
 	name := c.Name()
 	if err := results.WriteLatency(results.LatencyPath(c.LiveDir, name, c.Rep), results.LatencyFile{
-		Cell: name, Rep: c.Rep, Rate: c.Rate, Warmup: rec.warm,
+		Cell: name, Rep: c.Rep, Rate: rate, Warmup: rec.warm,
 	}, rec.hist); err != nil {
 		return err
 	}

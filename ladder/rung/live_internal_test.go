@@ -1,6 +1,7 @@
 package rung
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -101,5 +102,46 @@ func TestCheckProducer(t *testing.T) {
 	}
 	if err := checkProducer(c, producerReport{Records: 29_999, Achieved: 10_000}); err == nil || !strings.Contains(err.Error(), "reports 29999 records") {
 		t.Errorf("count: %v", err)
+	}
+}
+
+// The search doubles to the first failure, then bisects to 5%: with every
+// rate up to 123,456 sustained, it reports a rate within 5% below that,
+// never one above, in at most rungargs.MaxRateTrials trials.
+func TestMaxRateSearch(t *testing.T) {
+	const limit = 123_456
+	for _, tc := range []struct {
+		from, to  int
+		wantLimit string
+	}{
+		{10_000, 2_000_000, "lag at "},
+		{10_000, 100_000, "the search's upper bound"},
+		{7_000, 150_000, "lag at "},
+	} {
+		c := &rungargs.Cell{MaxRateFrom: tc.from, MaxRateTo: tc.to}
+		s := search{c: c, trial: func(rate int) (trialOutcome, error) {
+			if rate <= limit {
+				return trialOutcome{rate: rate, tr: &liveTrial{}}, nil
+			}
+			return trialOutcome{rate: rate, failed: "lag"}, nil
+		}}
+		best, why, err := s.run(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := min(limit, tc.to)
+		if best.rate > want || float64(best.rate) < (1-rungargs.MaxRateResolution)*float64(want) {
+			t.Errorf("%d..%d: best %d, want within 5%% below %d (tried %v)", tc.from, tc.to, best.rate, want, s.tried)
+		}
+		if !strings.HasPrefix(why, tc.wantLimit) || len(s.tried) > rungargs.MaxRateTrials(tc.from, tc.to) {
+			t.Errorf("%d..%d: limit %q after %d trials %v (at most %d)", tc.from, tc.to, why, len(s.tried), s.tried, rungargs.MaxRateTrials(tc.from, tc.to))
+		}
+	}
+	// the lowest rate failing is the cell's error, naming why
+	s := search{c: &rungargs.Cell{MaxRateFrom: 200_000, MaxRateTo: 400_000}, trial: func(rate int) (trialOutcome, error) {
+		return trialOutcome{rate: rate, failed: "producer"}, nil
+	}}
+	if _, _, err := s.run(context.Background()); err == nil || !strings.Contains(err.Error(), "lowest rate, 200000 rec/s, is not sustained (producer)") {
+		t.Errorf("lowest rate failing: %v", err)
 	}
 }

@@ -101,3 +101,37 @@ func TestLiveCellRefusals(t *testing.T) {
 		t.Errorf("records off the rate: %v", err)
 	}
 }
+
+// maxRateCell searches 5,000..20,000 rec/s with a 200 ms warm-up and a
+// 300 ms window per trial.
+func maxRateCell(t *testing.T, p99 time.Duration) rungargs.Cell {
+	c := liveCell(t, cell.PathFast)
+	c.Mode, c.Rate = cell.ModeMaxRate, 0
+	c.MaxRateFrom, c.MaxRateTo, c.MaxRateP99 = 5_000, 20_000, p99
+	c.Records = rungargs.LiveRecords(c.MaxRateTo, c.Warmup+c.Duration)
+	return c
+}
+
+// TestMaxRateCell: with a lenient budget every rate of a small search is
+// sustained and the cell reports the search's upper bound after three
+// doublings; the rates tried are in its file-config. With a budget no
+// read can meet, its lowest rate fails, and so does the cell, saying why.
+func TestMaxRateCell(t *testing.T) {
+	c := maxRateCell(t, 5*time.Second)
+	r := rungtest.MustRun(t, c)
+	t.Logf("%s", r.Out)
+	got := r.Units()
+	if got[results.UnitMaxRate] != 20_000 || got[results.UnitMaxRateTrials] != 3 {
+		t.Errorf("max rate %v after %v trials, want 20000 after 3", got[results.UnitMaxRate], got[results.UnitMaxRateTrials])
+	}
+	if r.Config["maxrate-tried"] != "5000 ok, 10000 ok, 20000 ok" || r.Config["maxrate-limit"] != "the search's upper bound" {
+		t.Errorf("config %v", r.Config)
+	}
+	if _, err := os.Stat(results.LatencyPath(c.LiveDir, r.Name, c.Rep)); err != nil {
+		t.Errorf("the max rate's histogram: %v", err)
+	}
+	c = maxRateCell(t, time.Microsecond)
+	if _, err := rungtest.Run(t, c); err == nil || !strings.Contains(err.Error(), "the search's lowest rate, 5000 rec/s, is not sustained (lag)") {
+		t.Errorf("an impossible budget: %v", err)
+	}
+}
