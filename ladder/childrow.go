@@ -28,7 +28,9 @@ import (
 // child makes the topic under that name plus a nonce of its own, and
 // deletes it), the records its producer writes at the cell's rate over the
 // spec's live_warmup and duration, and LiveDir(runDir) for its latency
-// histogram and lag series, which the caller makes.
+// histogram and lag series, which the caller makes. A maxrate cell is
+// given the same at its largest trial's rate, max_rate.to, and the
+// spec's search (from, to, p99).
 func rungCell(s *Spec, e Entry, cl Cluster, topic, runDir string) rungargs.Cell {
 	c := e.Cell
 	rc := rungargs.Cell{
@@ -50,8 +52,9 @@ func rungCell(s *Spec, e Entry, cl Cluster, topic, runDir string) rungargs.Cell 
 	}
 	if c.Live() {
 		rc.Topic = liveTopic(c, e.Rep)
-		rc.Records = s.liveRecords(c.Rate)
+		rc.Records = s.topRecords(c)
 		rc.Warmup, rc.Duration = s.LiveWarmup, s.Duration
+		s.maxRateArgs(&rc)
 		rc.Rep = e.Rep
 		if runDir != "" && !e.Warmup {
 			// a warm-up's latencies are not the run's: kept nowhere

@@ -74,7 +74,9 @@ func diskNeed(s *Spec, cells []cell.Cell) (int64, error) {
 // its cell ends, but Kafka removes its segments only kafkaDeleteDelay
 // later, so the topics of the cells that end within that delay are on
 // disk together: at most 1 + delay / (live_warmup + duration) of them,
-// each counted as the largest.
+// each counted as the largest. A maxrate cell writes a topic per trial,
+// each counted at its largest (max_rate.to), and caches no hashes (each
+// trial's corpus is its own; ladder/rung's maxrate.go).
 func liveDiskNeed(s *Spec, schema *workloads.Schema, cells []cell.Cell) (int64, error) {
 	type corpus struct {
 		format string
@@ -88,15 +90,15 @@ func liveDiskNeed(s *Spec, schema *workloads.Schema, cells []cell.Cell) (int64, 
 		if !c.Live() {
 			continue
 		}
-		k := corpus{c.Format, topicParts(c), s.liveRecords(c.Rate)}
-		if !seen[k] {
+		k := corpus{c.Format, topicParts(c), s.topRecords(c)}
+		if !seen[k] && !c.MaxRate() {
 			seen[k] = true
 			hashes += int64(k.n) * hashBytesPerRecord
 		}
 		if c.Value(cell.Cluster) != cell.ClusterKafka {
 			continue
 		}
-		runs += s.Warmup + s.Repetitions
+		runs += (s.Warmup + s.Repetitions) * s.maxRateTrials(c)
 		mean, err := meanEncodedOf(s, schema, k.format, k.topic, k.n)
 		if err != nil {
 			return 0, err

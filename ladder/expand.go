@@ -2,7 +2,6 @@ package ladder
 
 import (
 	"errors"
-	"slices"
 	"strings"
 	"time"
 
@@ -45,9 +44,11 @@ func markBrokerKill(s *Spec, cells []cell.Cell) {
 }
 
 // product is the full product of the spec's axes, checkpoint values and
-// profile settings, in axis order (path outermost). The live axes (rate,
-// linger) multiply the live cells only: a bounded cell takes their
-// default, 0, once. A live cell does not checkpoint, so it takes
+// profile settings, in axis order (path outermost). The live axes multiply
+// only the cells of a mode that has them (cell.AxisOf; mode comes before
+// them): a mode=live cell takes every rate x linger, a maxrate cell every
+// linger and rate 0 (it searches for its rate), a bounded cell 0 for both,
+// once. A live or maxrate cell does not checkpoint, so it takes
 // checkpoint 0 only, whatever checkpoint lists (checkSizes counts the
 // same product).
 func product(s *Spec) []cell.Cell {
@@ -61,11 +62,10 @@ func product(s *Spec) []cell.Cell {
 	}
 	cells := []cell.Cell{{}}
 	for _, k := range cell.Axes() { // path outermost
-		live := slices.Contains(cell.LiveAxes(), k)
 		var next []cell.Cell
 		for _, c := range cells {
 			vs := s.Axis(k)
-			if live && !c.Live() {
+			if !cell.AxisOf(c.Value(cell.Mode), k) {
 				vs = []string{cell.Default(k)}
 			}
 			for _, v := range vs {

@@ -59,9 +59,9 @@ const (
 	// expanded (productSize): product lays every cell out in memory
 	// (about 250 bytes each, so 50 MB at the bound) before exclusions and
 	// covering reduce it. full.yaml, the whole matrix, is 720;
-	// smoke.yaml's product is 115,200 (57,600 bounded cells and as many
-	// live ones before its exclusions), which its covering set reduces to
-	// five cells.
+	// smoke.yaml's product is 172,800 (57,600 bounded cells and as many
+	// live and maxrate ones each before its exclusions), which its
+	// covering set reduces to five cells.
 	maxCells = 200_000
 	// maxEntries bounds the child runs of a schedule (cells plus the A/A
 	// pair, times warm-up and measured rounds): at a second each, a million
@@ -84,6 +84,9 @@ func checkSpec(s *Spec) error {
 		return err
 	}
 	if err := checkLiveSpec(s); err != nil {
+		return err
+	}
+	if err := checkMaxRateSpec(s); err != nil {
 		return err
 	}
 	if err := checkSizes(s); err != nil {
@@ -182,7 +185,8 @@ func checkSizes(s *Spec) error {
 // productSize is the number of cells product builds (before exclusions),
 // exactly, or maxCells+1 when it is more: every combination of the axes
 // other than mode and the live axes, and of profile, is a bounded cell once
-// per checkpoint value and a live cell once per rate x linger.
+// per checkpoint value, a live cell once per rate x linger and a maxrate
+// cell once per linger.
 func productSize(s *Spec) int {
 	// times multiplies, capped past maxCells so that no product overflows
 	// (each factor is a list's length).
@@ -204,6 +208,9 @@ func productSize(s *Spec) int {
 	}
 	if s.hasLive() {
 		n += times(base, len(s.Rate), len(s.Linger))
+	}
+	if s.hasMaxRate() {
+		n += times(base, len(s.Linger))
 	}
 	return min(n, maxCells+1)
 }
@@ -288,7 +295,8 @@ func checkCombinations(s *Spec, cells []cell.Cell) error {
 // cannot be told when it is mid-cell (only the Go paths request the kill);
 // a checkpointing cell, which the rung refuses (and checkpoint is not an
 // axis an exclusion can drop); a live cell, which the rung refuses too
-// (rungargs' validateLive). Expand has marked the selected cells (Fault).
+// (rungargs' validateLive), and so a maxrate cell. Expand has marked the
+// selected cells (Fault).
 func checkBrokerKill(s *Spec, cells []cell.Cell) error {
 	if len(s.BrokerKill) == 0 {
 		return nil
@@ -308,7 +316,7 @@ func checkBrokerKill(s *Spec, cells []cell.Cell) error {
 		case c.Ckpt > 0:
 			return fieldErrorf(field, "selects %s, but a broker kill cell cannot also checkpoint (rung refuses it; checkpoint is not an axis to exclude)", c.Name())
 		case c.Live():
-			return fieldErrorf(field, "selects %s, but a live cell cannot lose a broker mid-cell (yet); add mode: %s to broker_kill", c.Name(), cell.ModeBounded)
+			return fieldErrorf(field, "selects %s, but a live or maxrate cell cannot lose a broker mid-cell (yet); add mode: %s to broker_kill", c.Name(), cell.ModeBounded)
 		}
 	}
 	if n == 0 {

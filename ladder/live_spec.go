@@ -49,8 +49,14 @@ const (
 	liveStartMargin = 10 * time.Second
 )
 
-// hasLive reports whether the spec makes live cells (mode lists live).
+// hasLive reports whether the spec makes mode=live cells (mode lists
+// live): only they take the spec's rates.
 func (s *Spec) hasLive() bool { return slices.Contains(s.Axis(cell.Mode), cell.ModeLive) }
+
+// readsLive reports whether the spec makes cells that read a topic a
+// producer writes (cell.Cell.Live): mode lists live or maxrate. Linger,
+// duration and live_warmup are theirs.
+func (s *Spec) readsLive() bool { return s.hasLive() || s.hasMaxRate() }
 
 // hasBounded reports whether the spec makes bounded cells (mode absent or
 // listing bounded): only they read a corpus.
@@ -61,7 +67,22 @@ func (s *Spec) liveRecords(rate int) int {
 	return rungargs.LiveRecords(rate, s.LiveWarmup+s.Duration)
 }
 
-// liveOnlyFields are the spec fields that only live cells use.
+// topRate is the fastest rate live cell c's producer writes at: a live
+// cell's rate, a maxrate cell's max_rate.to (its largest trial). What c
+// holds in memory and on disk while it runs is counted at this rate.
+func (s *Spec) topRate(c cell.Cell) int {
+	if c.MaxRate() && s.MaxRate != nil {
+		return s.MaxRate.To
+	}
+	return c.Rate
+}
+
+// topRecords is how many records live cell c's largest producer run
+// writes: the records its child is given (rungargs.Cell.Records).
+func (s *Spec) topRecords(c cell.Cell) int { return s.liveRecords(s.topRate(c)) }
+
+// liveOnlyFields are the spec fields that only live (and maxrate) cells
+// use.
 var liveOnlyFields = []string{cell.Rate, cell.Linger, "duration", "live_warmup"}
 
 // notLive is the complaint about a live field in a spec without live cells.
@@ -72,12 +93,13 @@ func notLive(field string) *SpecError {
 	return fieldErrorf(field, "duration and live_warmup are a live cell's window; add live to mode")
 }
 
-// liveSettings refuses a live field given in a spec without live cells (even
-// at zero, live_warmup: 0s) and fills in the defaults of a live spec:
-// linger defaultLinger, live_warmup defaultLiveWarmup. rate and duration
-// have no default; checkLiveSpec asks for them.
+// liveSettings refuses a live field given in a spec without live or
+// maxrate cells (even at zero, live_warmup: 0s) and fills in the defaults
+// of a spec with them: linger defaultLinger, live_warmup
+// defaultLiveWarmup. rate and duration have no default; checkLiveSpec
+// asks for them.
 func (p *specParser) liveSettings(s *Spec, seen map[string]*yaml.Node) error {
-	if !s.hasLive() {
+	if !s.readsLive() {
 		for _, f := range liveOnlyFields {
 			if k := seen[f]; k != nil {
 				return p.errAt(k, f, "%s", notLive(f).Msg)
@@ -107,14 +129,16 @@ func checkLinger(d time.Duration) error {
 }
 
 // checkLiveSpec holds the live settings to their bounds: a spec without
-// live cells has none of them; a live spec has rates and lingers in
-// bounds, a window of at least its warm-up, a record count per rate the
+// live or maxrate cells has none of them; a spec with them has lingers in
+// bounds and a window of at least its warm-up. Rates are mode=live cells'
+// only: a live spec has them in bounds, a record count per rate the
 // producer and the broker can hold, and a timeout that leaves the child its
-// start-up margin. A spec of live cells only has no corpus, so it sets
-// neither records nor what applies to bounded cells only (checkpoints,
-// reader kills).
+// start-up margin; a spec of maxrate cells only has none (checkMaxRateSpec
+// holds its search to its bounds). A spec of live or maxrate cells only
+// has no corpus, so it sets neither records nor what applies to bounded
+// cells only (checkpoints, reader kills).
 func checkLiveSpec(s *Spec) error {
-	if !s.hasLive() {
+	if !s.readsLive() {
 		switch {
 		case len(s.Rate) > 0:
 			return notLive(cell.Rate)
@@ -128,8 +152,10 @@ func checkLiveSpec(s *Spec) error {
 		return nil
 	}
 	switch {
-	case len(s.Rate) == 0:
+	case s.hasLive() && len(s.Rate) == 0:
 		return fieldErrorf(cell.Rate, "missing (a live spec needs a target rate in records/s; rate has no default)")
+	case !s.hasLive() && len(s.Rate) > 0:
+		return fieldErrorf(cell.Rate, "rate is a live cell's; a maxrate cell searches for its rate")
 	case len(s.Linger) == 0:
 		return fieldErrorf(cell.Linger, "missing (a live spec needs a linger, e.g. %v)", defaultLinger)
 	}
@@ -164,14 +190,13 @@ func checkLiveSpec(s *Spec) error {
 			return fieldErrorf(cell.Rate, "%d records/s over live_warmup + duration (%v) is %d records, over the bound of %d (the producer and an embedded broker hold them all in memory, ladder/limits.go)", r, span, n, maxRecords)
 		}
 	}
-	most := s.liveRecords(slices.Max(s.Rate))
-	for _, v := range s.Size {
-		if n, _ := strconv.Atoi(v); v != cell.SizeNatural && int64(n)*int64(most) > maxSizedBytes {
-			return fieldErrorf(cell.Size, "%s-byte records x %d records (a live cell at rate %d over %v) is over the lab's %d GiB bound on a scaled corpus (lower rate or duration)", v, most, slices.Max(s.Rate), span, maxSizedBytes>>30)
+	if s.hasLive() {
+		if err := checkLiveScale(s, slices.Max(s.Rate), "a live cell at rate %d over %v", "rate"); err != nil {
+			return err
 		}
-	}
-	if least := span + liveStartMargin; s.Timeout <= least {
-		return fieldErrorf("timeout", "%v does not exceed live_warmup + duration (%v) plus %v of start-up margin (the live cell's topic, producer and reader start within it); give more than %v", s.Timeout, span, liveStartMargin, least)
+		if least := span + liveStartMargin; s.Timeout <= least {
+			return fieldErrorf("timeout", "%v does not exceed live_warmup + duration (%v) plus %v of start-up margin (the live cell's topic, producer and reader start within it); give more than %v", s.Timeout, span, liveStartMargin, least)
+		}
 	}
 	if s.hasBounded() {
 		return nil
@@ -187,12 +212,29 @@ func checkLiveSpec(s *Spec) error {
 	return nil
 }
 
-// checkLiveCells refuses the live cells no child can run (rungargs'
-// validateLive refuses them too, but only once the cell is reached):
+// checkLiveScale refuses scaled records (size above 100) that would make
+// the largest producer run of a live or maxrate cell, at rate over
+// live_warmup + duration, larger than maxSizedBytes; what names that run
+// (a format of rate and span) and lower the setting to lower.
+func checkLiveScale(s *Spec, rate int, what, lower string) error {
+	span := s.LiveWarmup + s.Duration
+	most := s.liveRecords(rate)
+	for _, v := range s.Size {
+		if n, _ := strconv.Atoi(v); v != cell.SizeNatural && int64(n)*int64(most) > maxSizedBytes {
+			return fieldErrorf(cell.Size, "%s-byte records x %d records (%s) is over the lab's %d GiB bound on a scaled corpus (lower %s or duration)", v, most, fmt.Sprintf(what, rate, span), maxSizedBytes>>30, lower)
+		}
+	}
+	return nil
+}
+
+// checkLiveCells refuses the live and maxrate cells no child can run
+// (rungargs' validateLive refuses them too, but only once the cell is
+// reached):
 //   - a path that cannot read live (cell.LivePath; cell.WhyNotLive says why);
 //   - transactions, tombstones or a parity case: the live producer writes
 //     the clean topic only.
 //
+// Each refusal names the exclusion that drops the cell, in its own mode.
 // A live cell on any cluster is fine, external included: the child makes
 // and deletes its own topic there.
 func checkLiveCells(cells []cell.Cell) error {
@@ -200,16 +242,16 @@ func checkLiveCells(cells []cell.Cell) error {
 		if !c.Live() {
 			continue
 		}
-		const clean = "a live cell writes the clean topic (no transactions, tombstones or parity case)"
+		const clean = "a live or maxrate cell writes the clean topic (no transactions, tombstones or parity case)"
 		switch {
 		case !cell.LivePath(c.Path):
-			return fieldErrorf(cell.Path, "path %s cannot read live (%s), but cell %s does; exclude it (- {path: %s, mode: live})", c.Path, cell.WhyNotLive(c.Path), c.Name(), c.Path)
+			return fieldErrorf(cell.Path, "path %s cannot read live (%s), but cell %s does; exclude it (- {path: %s, mode: %s})", c.Path, cell.WhyNotLive(c.Path), c.Name(), c.Path, c.Mode)
 		case c.Txn:
-			return fieldErrorf(cell.Txn, "%s, but cell %s has txn=%s; exclude it (- {mode: live, txn: %s})", clean, c.Name(), cell.TxnAborts, cell.TxnAborts)
+			return fieldErrorf(cell.Txn, "%s, but cell %s has txn=%s; exclude it (- {mode: %s, txn: %s})", clean, c.Name(), cell.TxnAborts, c.Mode, cell.TxnAborts)
 		case c.Nulls != 0:
-			return fieldErrorf(cell.Nulls, "%s, but cell %s has nulls=%s; exclude it (- {mode: live, nulls: \"!0\"})", clean, c.Name(), c.Value(cell.Nulls))
+			return fieldErrorf(cell.Nulls, "%s, but cell %s has nulls=%s; exclude it (- {mode: %s, nulls: \"!0\"})", clean, c.Name(), c.Value(cell.Nulls), c.Mode)
 		case c.Case != "":
-			return fieldErrorf(cell.Case, "%s, but cell %s has case=%s; exclude it (- {mode: live, case: \"!none\"})", clean, c.Name(), c.Case)
+			return fieldErrorf(cell.Case, "%s, but cell %s has case=%s; exclude it (- {mode: %s, case: \"!none\"})", clean, c.Name(), c.Case, c.Mode)
 		}
 	}
 	return nil

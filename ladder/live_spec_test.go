@@ -183,7 +183,7 @@ func TestExpandLive(t *testing.T) {
 // TestLiveSpecErrors pins the one-line error of every live setting the
 // lab refuses.
 func TestLiveSpecErrors(t *testing.T) {
-	const clean = "a live cell writes the clean topic (no transactions, tombstones or parity case)"
+	const clean = "a live or maxrate cell writes the clean topic (no transactions, tombstones or parity case)"
 	cases := []struct{ name, src, want string }{
 		// What a live spec must say.
 		{"no rate", edit(liveOnlySpec, "rate", ""),
@@ -257,7 +257,7 @@ func TestLiveSpecErrors(t *testing.T) {
 		{"live parity case", edit(liveOnlySpec, "seed", "seed: 7\ncase: [uneven]"),
 			`l.yaml:16: case: ` + clean + `, but cell path=fast/format=json/batch=8192/brokers=1/alloc=go/crc=off/case=uneven/mode=live/rate=1000/linger=10ms has case=uneven; exclude it (- {mode: live, case: "!none"})`},
 		{"live broker kill", edit(liveOnlySpec, "brokers", "brokers: [3]", "seed", "seed: 7\ncluster: [kafka]\nbroker_kill: {path: fast}"),
-			`l.yaml:17: broker_kill: selects path=fast/format=json/batch=8192/brokers=3/alloc=go/crc=off/cluster=kafka/mode=live/rate=1000/linger=10ms/fault=kill, but a live cell cannot lose a broker mid-cell (yet); add mode: bounded to broker_kill`},
+			`l.yaml:17: broker_kill: selects path=fast/format=json/batch=8192/brokers=3/alloc=go/crc=off/cluster=kafka/mode=live/rate=1000/linger=10ms/fault=kill, but a live or maxrate cell cannot lose a broker mid-cell (yet); add mode: bounded to broker_kill`},
 		{"too many cells with live", edit(liveOnlySpec, "mode", "mode: [bounded, live]", "batch", "batch: ["+intRange(1, 20001)+"]", "path", "path: [shallow, fast, franz]",
 			"rate", "rate: [1000, 2000]", "linger", "linger: [1ms, 10ms]", "seed", "seed: 7\nrecords: 10"),
 			// 3 x 20001 = 60003 bounded cells fit, with 4 x as many live ones they do not.
@@ -484,7 +484,8 @@ func TestLiveMemory(t *testing.T) {
 }
 
 // TestShippedLiveSpecs: live.yaml sweeps live cells only; smoke.yaml's
-// covering set holds one live cell next to its bounded ones.
+// covering set holds one live and one maxrate cell next to its bounded
+// ones.
 func TestShippedLiveSpecs(t *testing.T) {
 	s, err := LoadSpec("specs/live.yaml")
 	if err != nil {
@@ -508,16 +509,19 @@ func TestShippedLiveSpecs(t *testing.T) {
 		t.Fatal(err)
 	}
 	cells, _ = Expand(smoke)
-	live := 0
+	live, maxrate := 0, 0
 	for _, c := range cells {
-		if c.Live() {
+		if c.Live() && !c.MaxRate() {
 			live++
+		}
+		if c.MaxRate() {
+			maxrate++
 		}
 		if rc := rungCell(smoke, Entry{Cell: c}, staticCluster{bootstrap: []string{"h:1"}}, "t", "/run"); rc.Validate() != nil {
 			t.Errorf("smoke cell %s: %v", c.Name(), rc.Validate())
 		}
 	}
-	if live != 1 {
-		t.Errorf("smoke has %d live cells, want 1", live)
+	if live != 1 || maxrate != 1 {
+		t.Errorf("smoke has %d live and %d maxrate cells, want 1 and 1", live, maxrate)
 	}
 }

@@ -76,7 +76,8 @@ func embeddedLoads(s *Spec, cells []cell.Cell) ([]corpusLoad, error) {
 
 // liveLoad is the memory one live cell takes while it runs: its producer
 // process holds every record it will write, and an embedded broker every
-// record written.
+// record written. A maxrate cell is counted at its largest trial
+// (Spec.topRate), which it runs alone like every other trial.
 type liveLoad struct {
 	cell    cell.Cell
 	records int
@@ -107,11 +108,12 @@ func largestLiveLoad(s *Spec, cells []cell.Cell) (liveLoad, error) {
 	return most, nil
 }
 
-// liveLoadOf estimates live cell c's memory: records x (the producer's
-// encoded size + producerBytesPerRecord), plus an embedded broker's
-// 2 x encoded + brokerBytesPerRecord.
+// liveLoadOf estimates live cell c's memory at its top rate (a maxrate
+// cell's max_rate.to): records x (the producer's encoded size +
+// producerBytesPerRecord), plus an embedded broker's 2 x encoded +
+// brokerBytesPerRecord.
 func liveLoadOf(s *Spec, schema *workloads.Schema, c cell.Cell) (liveLoad, error) {
-	n := s.liveRecords(c.Rate)
+	n := s.topRecords(c)
 	mean, err := meanEncodedOf(s, schema, c.Format, topicParts(c), n)
 	if err != nil {
 		return liveLoad{}, err
@@ -182,8 +184,12 @@ func checkHostMemory(s *Spec, cells []cell.Cell, memTotal int64) error {
 		if live.cell.Value(cell.Cluster) == cell.ClusterEmbedded {
 			where = "its producer and the embedded broker"
 		}
-		return fieldErrorf(cell.Rate, "live cell %s would hold about %s while it runs (%d records in %s, about %d bytes a record: the encoded size + %d in the producer, an estimate, and 2 x the encoded size + %d in an embedded broker), on top of %s of corpora: more than %d%% of this host's %s; lower rate or duration",
-			live.cell.Name(), gib(live.bytes), live.records, where, live.bytes/int64(live.records), producerBytesPerRecord, brokerBytesPerRecord, gib(corpora), share, gib(memTotal))
+		field, what, lower := cell.Rate, "live cell "+live.cell.Name(), "rate"
+		if live.cell.MaxRate() {
+			field, what, lower = "max_rate.to", "maxrate cell "+live.cell.Name()+" (its largest trial)", "max_rate.to"
+		}
+		return fieldErrorf(field, "%s would hold about %s while it runs (%d records in %s, about %d bytes a record: the encoded size + %d in the producer, an estimate, and 2 x the encoded size + %d in an embedded broker), on top of %s of corpora: more than %d%% of this host's %s; lower %s or duration",
+			what, gib(live.bytes), live.records, where, live.bytes/int64(live.records), producerBytesPerRecord, brokerBytesPerRecord, gib(corpora), share, gib(memTotal), lower)
 	}
 	return nil
 }

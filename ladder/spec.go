@@ -39,12 +39,14 @@ type Spec struct {
 	Decoder []string `json:"decoder,omitempty"`
 	// Mode lists the read modes (cell.Modes): bounded cells drain a
 	// preloaded corpus, live cells read a topic a producer writes at a
-	// target rate while they run. Absent means [bounded].
+	// target rate while they run, maxrate cells search for the highest
+	// rate a live read sustains (MaxRate). Absent means [bounded].
 	Mode []string `json:"mode,omitempty"`
-	// Rate (records/s) and Linger are the live axes (cell.LiveAxes): only
-	// live cells take their values, every rate with every linger; a
-	// bounded cell has rate 0 and linger 0. Both are absent in a spec
-	// without live cells.
+	// Rate (records/s) and Linger are the live axes (cell.LiveAxes): a
+	// mode=live cell takes every rate with every linger, a maxrate cell
+	// every linger and no rate (cell.AxisOf); a bounded cell has rate 0
+	// and linger 0. Rate is absent in a spec without mode=live cells,
+	// Linger in a spec without live or maxrate cells.
 	Rate   []int           `json:"rate,omitempty"`
 	Linger []time.Duration `json:"linger_ns,omitempty"`
 
@@ -77,10 +79,15 @@ type Spec struct {
 	// Duration is a live cell's measured window and LiveWarmup the
 	// producer's run before it: a live cell at rate r writes
 	// rungargs.LiveRecords(r, LiveWarmup+Duration) records to a topic of
-	// its own. Both are 0 in a spec without live cells. Checkpoint and
+	// its own, and so does each trial of a maxrate cell at its rate. Both
+	// are 0 in a spec without live or maxrate cells. Checkpoint and
 	// Failures apply to bounded cells only.
 	Duration   time.Duration `json:"duration_ns,omitempty"`
 	LiveWarmup time.Duration `json:"live_warmup_ns,omitempty"`
+	// MaxRate is the search of the spec's maxrate cells (mode: maxrate):
+	// its bounds and latency budget; each of its trials is a live read of
+	// LiveWarmup + Duration. nil in a spec without maxrate cells.
+	MaxRate *MaxRateSpec `json:"max_rate,omitempty"`
 
 	// Profile lists whether cells keep CPU and allocs profiles; [off, on]
 	// runs every cell both ways, so the profiler's own cost is measured in

@@ -222,6 +222,8 @@ func (p *specParser) field(s *Spec, k, v *yaml.Node) error {
 		s.Duration, err = p.duration(f, v, false)
 	case "live_warmup":
 		s.LiveWarmup, err = p.nonNegDuration(f, v)
+	case "max_rate":
+		s.MaxRate, err = p.maxRateSpec(f, v)
 	case "bootstrap":
 		s.Bootstrap, err = p.strList(f, v)
 	case "cluster_props":
