@@ -6,13 +6,14 @@
 // It reads nothing but a run's analysis (results.Analysis): no Kafka, no
 // ladder, and it computes nothing the analysis holds — the cells' samples,
 // the knee and its budget come from it, summaries from results.Summarize,
-// held settings from results.Setting, labels from texttab.Label, the cell
+// held settings from results.Setting, labels from texttab.Label, the live
+// cells' percentile curves and lag series from Analysis.Live, the cell
 // vocabulary from package cell. Package report sits above it.
 //
 // The API: Plan turns an analysis into Figures, plain data (panels, series,
-// bars, dots, marks, title, caption, legend; a figure without data carries
-// a Skip reason); Render draws one Figure as PNG or SVG; WriteAll writes
-// planned figures into <run>/plots/ and lists the skipped ones in
+// bars, dots, marks, curves, title, caption, legend; a figure without data
+// carries a Skip reason); Render draws one Figure as PNG or SVG; WriteAll
+// writes planned figures into <run>/plots/ and lists the skipped ones in
 // plots/skipped.txt. Options (emulated label, preferred settings, formats)
 // are checked once at the entry of Plan and WriteAll.
 //

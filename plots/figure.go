@@ -34,6 +34,10 @@ const (
 	// RowPanel draws Rows, one horizontal row per cell, top to bottom: the
 	// median with its 95% interval along x.
 	RowPanel
+	// CurvePanel draws Curves: a plain line through each curve's points,
+	// no markers and no whiskers, for dense series (a latency percentile
+	// curve, a lag series over time).
+	CurvePanel
 )
 
 // Panel is one set of axes of a figure.
@@ -60,6 +64,38 @@ type Panel struct {
 	Notes []string
 	// Rows are the rows of a row panel, drawn top to bottom.
 	Rows []CellRow
+	// Curves are the lines of a curve panel.
+	Curves []Curve
+	// LogY puts a curve panel's y axis on a log scale labelled at the
+	// powers of ten.
+	LogY bool
+	// XTicks, when set, are the only labelled ticks of a curve panel's x
+	// axis (those in range), e.g. the percentiles of a latency curve at
+	// their 1/(1-q).
+	XTicks []AxisTick
+	// StartX, when > 0, draws a dashed vertical line at that x on a curve
+	// panel with a linear x axis: where the live cells' measured window
+	// starts.
+	StartX float64
+}
+
+// Curve is one line of a curve panel: its points in drawing order.
+type Curve struct {
+	Label string
+	// Style indexes the palette, as Series.Style.
+	Style  int
+	Points []XY
+}
+
+// XY is one point of a curve.
+type XY struct {
+	X, Y float64
+}
+
+// AxisTick is one labelled tick of an axis.
+type AxisTick struct {
+	Value float64
+	Label string
 }
 
 // DotSet is one setting of the other axes (e.g. format=json batch=8192)
@@ -131,4 +167,8 @@ const (
 	// LegendNoInterval is the hollow marker of a median too few
 	// repetitions back for an interval.
 	LegendNoInterval
+	// LegendCurve is a plain line, the sample of a Curve.
+	LegendCurve
+	// LegendStart is the dashed vertical line of Panel.StartX.
+	LegendStart
 )

@@ -97,6 +97,10 @@ func thumbnail(e LegendEntry) plot.Thumbnailer {
 		return dotThumb{style: e.Style}
 	case LegendNoInterval:
 		return dotThumb{style: e.Style, hollow: true}
+	case LegendCurve:
+		return curveLine{c: Curve{Style: e.Style}}
+	case LegendStart:
+		return startLine{}
 	}
 	return rangeLine{s: Series{Style: e.Style}}
 }

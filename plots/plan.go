@@ -14,7 +14,8 @@ import (
 // WriteAll draws: the overview of every cell, one figure per axis that
 // takes two or more values, then per format throughput vs batch size, the
 // checkpoint trade-off (with the analysis's knee and budget), and the
-// allocator, CRC and broker-count comparisons. It draws the swept cells
+// allocator, CRC and broker-count comparisons, and last the live cells'
+// latency percentiles and lag (Analysis.Live). It draws the swept cells
 // as the analysis counted them and computes nothing the analysis holds.
 // It is pure data (no rendering); a figure without data carries a Skip
 // reason instead of panels.
@@ -27,9 +28,11 @@ func Plan(a *results.Analysis, opt Options) ([]Figure, error) {
 	styles := pathStyles(ds.cells)
 	figs := overviewFigures(ds, opt, styles)
 	figs = append(figs, axisFigures(ds, opt, styles)...)
+	live := liveFigures(a, ds, opt, styles)
 	formats := values(ds.cells, cell.Format)
 	if len(formats) == 0 {
-		return append(figs, Figure{Name: "throughput", Title: opt.title("Throughput vs batch size"), Skip: "no cells with a format in the journal"}), nil
+		figs = append(figs, Figure{Name: "throughput", Title: opt.title("Throughput vs batch size"), Skip: "no cells with a format in the journal"})
+		return append(figs, live...), nil
 	}
 	for _, f := range formats {
 		figs = append(figs, throughputFigure(ds, f, opt, styles), tradeoffFigure(ds, f, opt, styles, a.Knee, a.BudgetMs))
@@ -37,7 +40,7 @@ func Plan(a *results.Analysis, opt Options) ([]Figure, error) {
 			figs = append(figs, compareFigure(ds, f, d, opt))
 		}
 	}
-	return figs, nil
+	return append(figs, live...), nil
 }
 
 func (o Options) title(s string) string {

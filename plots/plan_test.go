@@ -31,14 +31,18 @@ func TestPlanFixture(t *testing.T) {
 	var names []string
 	for _, f := range figs {
 		names = append(names, f.Name)
-		if f.Skip != "" {
+		live := f.Name == latencyFigureName || f.Name == lagFigureName
+		if want := "no live cells (mode=live or maxrate) in this run"; live && f.Skip != want {
+			t.Errorf("live figure %s: skip %q, want %q", f.Name, f.Skip, want)
+		}
+		if f.Skip != "" && !live {
 			t.Errorf("figure %s skipped: %s", f.Name, f.Skip)
 		}
 		if strings.Contains(f.Title, EmulatedLabel) {
 			t.Errorf("figure %s carries the emulated label in a native run", f.Name)
 		}
 	}
-	if got, want := strings.Join(names, " "), "overview by-path by-batch by-brokers by-alloc by-crc throughput-json tradeoff-json alloc-json crc-json brokers-json"; got != want {
+	if got, want := strings.Join(names, " "), "overview by-path by-batch by-brokers by-alloc by-crc throughput-json tradeoff-json alloc-json crc-json brokers-json latency-percentiles lag"; got != want {
 		t.Fatalf("figures = %s, want %s", got, want)
 	}
 

@@ -29,6 +29,28 @@ func (budgetLine) Thumbnail(c *draw.Canvas) {
 	c.StrokeLine2(budgetStyle(), c.Min.X, y, c.Max.X, y)
 }
 
+// startLine draws a dashed vertical line across the data area at x: where
+// a live cell's measured window starts.
+type startLine struct {
+	x float64
+}
+
+func (l startLine) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, _ := p.Transforms(&c)
+	x := trX(l.x)
+	c.StrokeLine2(startStyle(), x, c.Min.Y, x, c.Max.Y)
+}
+
+// DataRange keeps the line in view without touching the y range.
+func (l startLine) DataRange() (xmin, xmax, ymin, ymax float64) {
+	return l.x, l.x, math.Inf(1), math.Inf(-1)
+}
+
+func (startLine) Thumbnail(c *draw.Canvas) {
+	x := c.Center().X
+	c.StrokeLine2(startStyle(), x, c.Min.Y, x, c.Max.Y)
+}
+
 // markSet rings each Mark and writes its label beside it.
 type markSet struct {
 	marks []Mark

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"image/color"
+	"math"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -60,10 +61,11 @@ func Render(fig Figure, format string) ([]byte, error) {
 // figureSize is the image width and the height of each panel. A row panel
 // is as tall as its rows need and widens so that long cell labels leave the
 // data area at least rowDataWidth; a figure of more than two panels has
-// shorter dot panels, so a faceted figure stays within a screen or two.
+// shorter dot and curve panels, so a faceted figure stays within a screen
+// or two.
 func figureSize(fig Figure) (width, panelH vg.Length) {
 	width, panelH = figWidth, panelHeight
-	if len(fig.Panels) > 2 && fig.Panels[0].Kind == DotPanel {
+	if k := fig.Panels[0].Kind; len(fig.Panels) > 2 && (k == DotPanel || k == CurvePanel) {
 		panelH = shortPanelHeight
 	}
 	for _, pn := range fig.Panels {
@@ -95,6 +97,9 @@ func buildPanel(pn Panel) *plot.Plot {
 		addDots(p, pn)
 	case RowPanel:
 		addRows(p, pn)
+		return p
+	case CurvePanel:
+		addCurves(p, pn)
 		return p
 	default:
 		addLines(p, pn)
@@ -195,4 +200,76 @@ func addRows(p *plot.Plot, pn Panel) {
 		p.X.Max = 1
 	}
 	p.X.Max *= 1.08 // room for the widest interval's cap
+}
+
+// addCurves lays out a curve panel: each curve a plain line, the x axis
+// over the data (log scale when LogX, labelled at XTicks when given), the
+// y axis from zero or, when LogY, over the data on a log scale. A log axis
+// holds the log10 of the values on a linear scale, labelled with the
+// values: gonum's LogScale places a centred axis label by the arithmetic
+// middle of the range, which on a log axis sits near its top end and
+// squeezes the data area. A log axis whose data is not all positive is
+// drawn linear: a log scale cannot place zero.
+func addCurves(p *plot.Plot, pn Panel) {
+	xmin, xmax := math.Inf(1), math.Inf(-1)
+	ymin, ymax := math.Inf(1), math.Inf(-1)
+	for _, c := range pn.Curves {
+		for _, pt := range c.Points {
+			xmin, xmax = math.Min(xmin, pt.X), math.Max(xmax, pt.X)
+			ymin, ymax = math.Min(ymin, pt.Y), math.Max(ymax, pt.Y)
+		}
+	}
+	if xmin > xmax {
+		return
+	}
+	logX, logY := pn.LogX && xmin > 0, pn.LogY && ymin > 0
+	for _, c := range pn.Curves {
+		pts := make([]XY, len(c.Points))
+		for i, pt := range c.Points {
+			pts[i] = pt
+			if logX {
+				pts[i].X = math.Log10(pt.X)
+			}
+			if logY {
+				pts[i].Y = math.Log10(pt.Y)
+			}
+		}
+		c.Points = pts
+		p.Add(curveLine{c: c})
+	}
+	switch {
+	case len(pn.XTicks) > 0:
+		ticks := fixedTicks(pn.XTicks)
+		if logX {
+			ticks = ticks.log10()
+		}
+		p.X.Tick.Marker = ticks
+	case logX:
+		p.X.Tick.Marker = log10Ticks{}
+	default:
+		p.X.Tick.Marker = plainTicks{}
+	}
+	if logX {
+		p.X.Min, p.X.Max = math.Log10(xmin), math.Log10(xmax*1.3)
+	} else {
+		p.X.Min, p.X.Max = xmin, xmax
+	}
+	if pn.StartX > 0 && !logX {
+		p.Add(startLine{x: pn.StartX})
+		p.X.Min, p.X.Max = math.Min(p.X.Min, pn.StartX), math.Max(p.X.Max, pn.StartX)
+	}
+	if !(p.X.Max > p.X.Min) {
+		p.X.Max = p.X.Min + 1
+	}
+	if logY {
+		p.Y.Tick.Marker = log10Ticks{}
+		p.Y.Min, p.Y.Max = math.Log10(ymin/1.5), math.Log10(ymax*1.5)
+		return
+	}
+	p.Y.Tick.Marker = plainTicks{}
+	p.Y.Min, p.Y.Max = math.Min(0, ymin), ymax
+	if !(p.Y.Max > p.Y.Min) {
+		p.Y.Max = p.Y.Min + 1
+	}
+	p.Y.Max += 0.05 * (p.Y.Max - p.Y.Min)
 }

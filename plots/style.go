@@ -87,6 +87,10 @@ func budgetStyle() draw.LineStyle {
 	return draw.LineStyle{Color: budgetColor, Width: vg.Points(1), Dashes: []vg.Length{vg.Points(4), vg.Points(3)}}
 }
 
+func startStyle() draw.LineStyle {
+	return draw.LineStyle{Color: gapColor, Width: vg.Points(1), Dashes: []vg.Length{vg.Points(2), vg.Points(2)}}
+}
+
 func markStyle() draw.GlyphStyle {
 	return draw.GlyphStyle{Color: markColor, Radius: vg.Points(7), Shape: draw.RingGlyph{}}
 }

@@ -74,3 +74,92 @@ func (siTicks) Ticks(lo, hi float64) []plot.Tick {
 	}
 	return ticks
 }
+
+// fixedTicks labels exactly the given ticks, those in range.
+type fixedTicks []AxisTick
+
+func (t fixedTicks) Ticks(lo, hi float64) []plot.Tick {
+	var ticks []plot.Tick
+	for _, tk := range t {
+		if tk.Value >= lo && tk.Value <= hi {
+			ticks = append(ticks, plot.Tick{Value: tk.Value, Label: tk.Label})
+		}
+	}
+	return ticks
+}
+
+// log10 is the ticks placed on an axis that holds the log10 of its values.
+func (t fixedTicks) log10() fixedTicks {
+	out := make(fixedTicks, 0, len(t))
+	for _, tk := range t {
+		if tk.Value > 0 {
+			out = append(out, AxisTick{Value: math.Log10(tk.Value), Label: tk.Label})
+		}
+	}
+	return out
+}
+
+// log10Ticks labels an axis that holds the log10 of its values (a curve
+// panel's log axis) at the powers of ten of the values (0.01, 0.1, 1, 10,
+// ...), with minor ticks at their multiples 2 to 9; a range within one
+// decade also labels its bounds, so no axis is left without a number.
+type log10Ticks struct{}
+
+func (log10Ticks) Ticks(lo, hi float64) []plot.Tick {
+	ticks := decadeTicks(math.Pow(10, lo), math.Pow(10, hi))
+	for i := range ticks {
+		ticks[i].Value = math.Log10(ticks[i].Value)
+	}
+	return ticks
+}
+
+// decadeTicks are log10Ticks in the values' own terms, lo to hi.
+func decadeTicks(lo, hi float64) []plot.Tick {
+	if !(lo > 0) || !(hi > lo) {
+		return nil
+	}
+	var ticks []plot.Tick
+	labelled := 0
+	for k := int(math.Floor(math.Log10(lo))); k <= int(math.Ceil(math.Log10(hi))) && len(ticks) < 1000; k++ {
+		d := math.Pow(10, float64(k))
+		for m := 1; m < 10; m++ {
+			v := float64(m) * d
+			if v < lo || v > hi {
+				continue
+			}
+			tk := plot.Tick{Value: v}
+			if m == 1 {
+				tk.Label = numLabel(v)
+				labelled++
+			}
+			ticks = append(ticks, tk)
+		}
+	}
+	if labelled == 0 {
+		ticks = append(ticks, plot.Tick{Value: lo, Label: numLabel(lo)}, plot.Tick{Value: hi, Label: numLabel(hi)})
+	}
+	return ticks
+}
+
+// plainTicks is plot.DefaultTicks labelled as numbers, scaled with SI
+// prefixes only from ten thousand up (40k records), so that a fraction of
+// a millisecond reads 0.5, never 500m, and a second 1000 ms, never 1k.
+type plainTicks struct{}
+
+func (plainTicks) Ticks(lo, hi float64) []plot.Tick {
+	ticks := plot.DefaultTicks{}.Ticks(lo, hi)
+	for i := range ticks {
+		if ticks[i].Label != "" {
+			ticks[i].Label = numLabel(ticks[i].Value)
+		}
+	}
+	return ticks
+}
+
+// numLabel is v as plainTicks labels it.
+func numLabel(v float64) string {
+	if math.Abs(v) >= 1e4 {
+		return texttab.Label(v)
+	}
+	return strconv.FormatFloat(v, 'g', 4, 64)
+}

@@ -10,11 +10,13 @@ import (
 	"github.com/fastpathlab/fplab/results"
 )
 
-// Write reads the run directory's manifest and journal, draws its figures
-// into <runDir>/plots/ and writes <runDir>/report.md, returning its path.
-// Failed cells, metrics without samples and single repetitions leave gaps
-// ("—" with a footnote), not errors; a missing or unreadable manifest or
-// journal is a one-line error naming the file.
+// Write reads the run directory's manifest and journal (and, in Render,
+// its live cells' files), draws its figures into <runDir>/plots/ and
+// writes <runDir>/report.md, returning its path. Failed cells, metrics
+// without samples and single repetitions leave gaps ("—" with a footnote),
+// not errors; a missing or unreadable manifest or journal is a one-line
+// error naming the file, an unreadable live file the reason the live
+// figures are not drawn.
 func Write(runDir string, opt Options) (string, error) {
 	run, err := results.ReadRun(runDir)
 	if err != nil {
@@ -32,9 +34,10 @@ func Write(runDir string, opt Options) (string, error) {
 }
 
 // Render builds the report of a run read with results.ReadRun. It
-// analyses the run once (results.Analyze) and hands that analysis to every
-// section and to the figures, which it plans once and draws into
-// run.Dir/plots/ unless opt.NoPlots.
+// analyses the run once (results.Analyze, with the live cells' latency
+// histograms and lag series of run.Dir/live/, results.ReadLive) and hands
+// that analysis to every section and to the figures, which it plans once
+// and draws into run.Dir/plots/ unless opt.NoPlots.
 func Render(run results.Run, opt Options) (string, error) {
 	opt, err := opt.withDefaults()
 	if err != nil {
@@ -46,7 +49,11 @@ func Render(run results.Run, opt Options) (string, error) {
 	if merged && srcErr == nil {
 		order = sourcesOrder(src, order)
 	}
-	a, err := results.Analyze(run.Rows, results.AnalysisOptions{BudgetMs: opt.BudgetMs, Tables: results.TableOptions{Order: order}})
+	// A live folder that cannot be read costs the live figures only: the
+	// analysis carries the error and the figures list says why.
+	live, liveErr := results.ReadLive(run.Dir)
+	a, err := results.Analyze(run.Rows, results.AnalysisOptions{BudgetMs: opt.BudgetMs, Tables: results.TableOptions{Order: order},
+		Live: live, LiveErr: liveErr})
 	if err != nil {
 		return "", err
 	}

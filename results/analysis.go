@@ -32,6 +32,11 @@ type Analysis struct {
 	Parity *ParityMatrix
 	// Noise is the noise floor of every complete A/A pair.
 	Noise []NoisePair
+	// Live is the latency histograms and lag series of the swept live
+	// cells' successful repetitions (keepLive of AnalysisOptions.Live),
+	// never nil; LiveErr says why the run's live folder could not be read.
+	Live    *Live
+	LiveErr error
 }
 
 // AnalysisOptions tune Analyze. The zero value means the defaults.
@@ -41,10 +46,16 @@ type AnalysisOptions struct {
 	BudgetMs float64
 	// Tables tunes the tables (axis order, noisy CV).
 	Tables TableOptions
+	// Live and LiveErr are ReadLive of the run directory: its live
+	// cells' files (nil when it has none or they were not read), or why
+	// they could not be read.
+	Live    *Live
+	LiveErr error
 }
 
 // Analyze indexes rows once and derives from that index the swept cells,
-// the knee, the tables, the parity matrix and the noise floor. Only a bad
+// the knee, the tables, the parity matrix, the noise floor and the live
+// cells' latency and lag the sweep counts. Only a bad
 // option is an error; data the tables cannot hold is TablesErr.
 func Analyze(rows []Row, opt AnalysisOptions) (*Analysis, error) {
 	budget, err := BudgetMs(opt.BudgetMs)
@@ -58,6 +69,7 @@ func Analyze(rows []Row, opt AnalysisOptions) (*Analysis, error) {
 	a.Tables, a.TablesErr = BuildTables(a.Sweep, opt.Tables)
 	a.Parity = Parity(swept)
 	a.Noise = noisePairs(a.AA)
+	a.Live, a.LiveErr = keepLive(opt.Live, a.Sweep), opt.LiveErr
 	return a, nil
 }
 
