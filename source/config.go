@@ -70,6 +70,22 @@ type Config struct {
 	// read measures against a producer that writes continuously, so there
 	// too a quiet topic for this long is an error.
 	Timeout time.Duration
+	// Stats samples librdkafka's own statistics (statistics.interval.ms)
+	// every Stats, in whole milliseconds from 10 ms to 1 h, on the
+	// librdkafka paths (rowwise, shallow, fast; franz refuses it), and
+	// hands each JSON document to OnStats. Zero, the default, samples
+	// nothing: the client runs without statistics.interval.ms and no
+	// path's loop or figures change. How the documents reach OnStats per
+	// path, and what the fast path changes to take them, is docs/paths.md
+	// ("librdkafka statistics").
+	Stats time.Duration
+	// OnStats takes each statistics document, a copy it may keep. It is
+	// called on a goroutine of the reader's own, one call at a time in the
+	// order librdkafka emitted them, never after Close returns (Close waits
+	// for a call under way). It never holds up the read: while it is busy,
+	// up to 4 documents wait and any more are dropped; the reader's Stats
+	// count both (StatsSamples, StatsDropped). Set exactly when Stats is.
+	OnStats func(json []byte)
 }
 
 // limits is the table validate checks Config against. A linger is the
@@ -80,7 +96,9 @@ var limits = struct {
 	minParts, maxParts     int
 	minTimeout, maxTimeout time.Duration
 	maxLinger              time.Duration
-}{1, 1 << 20, 1, cell.MaxPartitions, 100 * time.Millisecond, time.Hour, 10 * time.Second}
+	minStats, maxStats     time.Duration
+}{1, 1 << 20, 1, cell.MaxPartitions, 100 * time.Millisecond, time.Hour, 10 * time.Second,
+	10 * time.Millisecond, time.Hour}
 
 func (c *Config) validate() error {
 	if _, err := consume.ParsePath(string(c.Path)); err != nil {
@@ -115,6 +133,9 @@ func (c *Config) validate() error {
 	if err := c.validateLive(); err != nil {
 		return err
 	}
+	if err := c.validateStats(); err != nil {
+		return err
+	}
 	for k := range c.Props {
 		if _, fixed := fixedProps[k]; fixed {
 			return fmt.Errorf("client property %q is set by the lab and cannot be overridden", k)
@@ -132,6 +153,10 @@ var fixedProps = map[string]bool{
 	"auto.offset.reset": true, "isolation.level": true,
 	// openRdk routes librdkafka's log lines away from stderr.
 	"go.logs.channel.enable": true, "go.logs.channel": true, "log.queue": true,
+	// Config.Stats sets it, and opens the route its documents take
+	// (statsSink): without one, a statistics event would abort the fast
+	// path's crossing (drain.Main).
+	"statistics.interval.ms": true,
 }
 
 // librdkafkaConfig is the one configuration shared by rowwise, shallow and
@@ -172,6 +197,9 @@ func librdkafkaConfig(c *Config) map[string]string {
 		"enable.partition.eof":     "true",
 		"auto.offset.reset":        "error",
 		"isolation.level":          "read_committed",
+	}
+	if c.Stats > 0 {
+		m["statistics.interval.ms"] = fmt.Sprint(c.Stats.Milliseconds())
 	}
 	for k, v := range c.Props {
 		m[k] = v

@@ -19,9 +19,10 @@
 // error line. With Config.Live a columnar path reads unbounded instead,
 // from the end of the log at open, handing over a batch that is not full
 // once Config.Linger has passed since its first row; it never ends with
-// io.EOF.
+// io.EOF. With Config.Stats a librdkafka path samples librdkafka's own
+// statistics into Config.OnStats (off by default).
 //
 // How the paths read (bounded and live reads, tombstones, keys and
 // headers, the buffer pool, the shared librdkafka configuration, which
-// failures are fatal) is docs/paths.md.
+// failures are fatal, the statistics' routes) is docs/paths.md.
 package source

@@ -58,13 +58,13 @@ func openFast(cfg *Config) (*fastReader, error) {
 	}
 	col, decoder, err := newColumnar(cfg)
 	if err != nil {
-		rdk.c.Close()
+		rdk.close()
 		return nil, err
 	}
 	dr, err := drain.New(rdk.c, cfg.Batch, cfg.Keys)
 	if err != nil {
 		col.Release()
-		rdk.c.Close()
+		rdk.close()
 		return nil, err
 	}
 	direct, _ := col.(workloads.Direct)
@@ -273,6 +273,13 @@ func (r *fastReader) drainOnce(waitMs int) error {
 	}
 	split, dlen := r.dr.Split()
 	r.split, r.dst = split, dst[:dlen]
+	// with Config.Stats the client's errors arrive beside the crossing
+	// (mainPoller), not in it
+	if r.rdk.main != nil {
+		if err := r.rdk.main.check(&r.a.stats); err != nil {
+			return err
+		}
+	}
 	if nerr, errs := r.dr.Errs(); nerr > 0 {
 		for _, e := range errs {
 			if !transient(e.Code) {
@@ -324,7 +331,7 @@ func errOf(e drain.Err) error {
 	return kafka.NewError(e.Code, strings.Join(strings.Fields(e.Text), " "), false)
 }
 
-func (r *fastReader) Stats() consume.Stats { return r.a.stats }
+func (r *fastReader) Stats() consume.Stats { return r.rdk.stats.count(r.a.stats) }
 
 func (r *fastReader) Assertions() (consume.Assertions, error) {
 	as, err := r.rdk.assertions()
@@ -341,5 +348,5 @@ func (r *fastReader) Close() error {
 	r.buf, r.ends, r.parts, r.offs, r.nulls, r.eofs = nil, nil, nil, nil, nil, nil
 	r.dst, r.split = nil, 0
 	r.kbuf, r.kends, r.knulls, r.hbuf, r.hends = nil, nil, nil, nil, nil
-	return r.rdk.c.Close()
+	return r.rdk.close()
 }

@@ -127,6 +127,13 @@ func (r *pollReader) Next(ctx context.Context) (*consume.Batch, error) {
 			if err := a.eof(e.Partition, int64(e.Offset)); err != nil {
 				return nil, err
 			}
+		case *kafka.Stats:
+			// librdkafka's statistics (Config.Stats), once per interval:
+			// no message, so the stall clock still runs
+			r.rdk.offerStats(e)
+			if err := a.stalled(r.cfg.Timeout); err != nil {
+				return nil, err
+			}
 		case kafka.Error:
 			if transient(e.Code()) && !e.IsFatal() {
 				a.stats.ConsumerErrors++
@@ -163,13 +170,13 @@ func (r *pollReader) outOfRange(e kafka.Error) error {
 	return fmt.Errorf("%s: an offset is out of range (records deleted?): %w", r.cfg.Path, e)
 }
 
-func (r *pollReader) Stats() consume.Stats { return r.a.stats }
+func (r *pollReader) Stats() consume.Stats { return r.rdk.stats.count(r.a.stats) }
 func (r *pollReader) Assertions() (consume.Assertions, error) {
 	as, err := r.rdk.assertions()
 	as.Decoder = r.decoder
 	return as, err
 }
-func (r *pollReader) Close() error { r.dec.release(); return r.rdk.c.Close() }
+func (r *pollReader) Close() error { r.dec.release(); return r.rdk.close() }
 
 // shallowDecoder collects the payloads confluent-kafka-go hands over and
 // decodes them column-wise once per batch.

@@ -20,6 +20,11 @@ type rdkConsumer struct {
 	stop  []int64
 	// tps is position's reused query
 	tps []kafka.TopicPartition
+	// With Config.Stats: stats takes the statistics documents to OnStats,
+	// and on the fast path main serves the main queue they arrive on (see
+	// stats.go). Both nil otherwise.
+	stats *statsSink
+	main  *mainPoller
 }
 
 func openRdk(cfg *Config) (*rdkConsumer, error) {
@@ -39,11 +44,56 @@ func openRdk(cfg *Config) (*rdkConsumer, error) {
 	}
 	go dropLogs(c.Logs())
 	r := &rdkConsumer{c: c, topic: cfg.Topic}
+	if cfg.Stats > 0 {
+		// before setup assigns anything: the fast path's main queue is
+		// taken off the consumer queue while that holds no message
+		if err := r.sampleStats(cfg); err != nil {
+			r.close()
+			return nil, err
+		}
+	}
 	if err := r.setup(cfg); err != nil {
-		c.Close()
+		r.close()
 		return nil, err
 	}
 	return r, nil
+}
+
+// sampleStats opens the route of cfg's statistics documents to OnStats
+// (stats.go): the sink, and on the fast path the main-queue poller.
+func (r *rdkConsumer) sampleStats(cfg *Config) error {
+	r.stats = newStatsSink(cfg.OnStats)
+	if cfg.Path != consume.PathFast {
+		return nil
+	}
+	m, err := drain.Detach(r.c)
+	if err != nil {
+		return err
+	}
+	r.main = newMainPoller(m, r.stats)
+	return nil
+}
+
+// close closes the consumer and what sampleStats started: the poller
+// first (it gives the main queue back to the consumer queue, which the
+// consumer's Close serves), the sink last (it waits for OnStats).
+func (r *rdkConsumer) close() error {
+	if r.main != nil {
+		r.main.close()
+	}
+	err := r.c.Close()
+	if r.stats != nil {
+		r.stats.close()
+	}
+	return err
+}
+
+// offerStats is a Poll path's *kafka.Stats event: a copy goes to the sink.
+// Only a reader with Config.Stats gets the events.
+func (r *rdkConsumer) offerStats(e *kafka.Stats) {
+	if r.stats != nil {
+		r.stats.offer([]byte(e.String()))
+	}
 }
 
 // dropLogs drains a consumer's log channel until Close closes it.

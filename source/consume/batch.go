@@ -62,6 +62,12 @@ type Stats struct {
 	Polls     int64
 	// ConsumerErrors counts transient client errors that were tolerated.
 	ConsumerErrors int64
+	// StatsSamples counts the librdkafka statistics documents handed to
+	// source.Config.OnStats so far (its calls that returned), StatsDropped
+	// those dropped because the callback was still busy with earlier ones;
+	// both zero unless source.Config.Stats is set.
+	StatsSamples int64
+	StatsDropped int64
 	// First is when the first record arrived (start of steady state).
 	First time.Time
 }

@@ -22,9 +22,12 @@
 // (the consumer's position, EOFs) and consumer errors with their partition,
 // offset and text (Errs). Conf reads a property back from the
 // running client (rd_kafka_conf_get), which is how every librdkafka path
-// proves its check.crcs.
+// proves its check.crcs. A Main (Detach) takes a consumer's main queue
+// back from its consumer queue, where confluent-kafka-go forwards it, so
+// the statistics documents librdkafka emits there (which would abort a
+// crossing) and the client errors are served apart (Poll, Wake).
 //
-// Both take a *kafka.Consumer: confluent-kafka-go does not export its
+// All three take a *kafka.Consumer: confluent-kafka-go does not export its
 // rd_kafka_t, so the handle is found by reflection, and a changed library
 // layout is an error, not a crash. rdk.h declares the few librdkafka
 // functions used; the C return codes are named in drain.h (fpl_drain_fault)

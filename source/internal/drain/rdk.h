@@ -57,4 +57,21 @@ void rd_kafka_headers_destroy(rd_kafka_headers_t *hdrs);
 int rd_kafka_header_add(rd_kafka_headers_t *hdrs, const char *name, ssize_t name_size, const void *value,
                         ssize_t value_size);
 
+/* The main (reply) queue and its events: statistics documents and client
+ * errors (main.go). confluent-kafka-go forwards the main queue to the
+ * consumer queue (rd_kafka_poll_set_consumer); a Main takes it back. */
+typedef struct rd_kafka_op_s rd_kafka_event_t;
+typedef int rd_kafka_event_type_t;
+enum { RD_KAFKA_EVENT_NONE = 0x0, RD_KAFKA_EVENT_ERROR = 0x8, RD_KAFKA_EVENT_STATS = 0x40 };
+
+rd_kafka_queue_t *rd_kafka_queue_get_main(rd_kafka_t *rk);
+void rd_kafka_queue_forward(rd_kafka_queue_t *src, rd_kafka_queue_t *dst);
+rd_kafka_event_t *rd_kafka_queue_poll(rd_kafka_queue_t *rkqu, int timeout_ms);
+void rd_kafka_queue_yield(rd_kafka_queue_t *rkqu);
+rd_kafka_event_type_t rd_kafka_event_type(const rd_kafka_event_t *rkev);
+const char *rd_kafka_event_stats(rd_kafka_event_t *rkev);
+int rd_kafka_event_error(rd_kafka_event_t *rkev);
+const char *rd_kafka_event_error_string(rd_kafka_event_t *rkev);
+void rd_kafka_event_destroy(rd_kafka_event_t *rkev);
+
 #endif
