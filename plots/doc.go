@@ -5,10 +5,11 @@
 //
 // It reads nothing but a run's analysis (results.Analysis): no Kafka, no
 // ladder, and it computes nothing the analysis holds — the cells' samples,
-// the knee and its budget come from it, summaries from results.Summarize,
-// held settings from results.Setting, labels from texttab.Label, the live
-// cells' percentile curves and lag series from Analysis.Live, the cell
-// vocabulary from package cell. Package report sits above it.
+// the checkpoint and latency knees and their budgets come from it,
+// summaries from results.Summarize, held settings from results.Setting,
+// labels from texttab.Label, the live cells' percentile curves and lag
+// series from Analysis.Live, the cell vocabulary from package cell.
+// Package report sits above it.
 //
 // The API: Plan turns an analysis into Figures, plain data (panels, series,
 // bars, dots, marks, curves, title, caption, legend; a figure without data

@@ -66,8 +66,8 @@ type Panel struct {
 	Rows []CellRow
 	// Curves are the lines of a curve panel.
 	Curves []Curve
-	// LogY puts a curve panel's y axis on a log scale labelled at the
-	// powers of ten.
+	// LogY puts a curve or line panel's y axis on a log scale labelled at
+	// the powers of ten (a line panel's only when every y is positive).
 	LogY bool
 	// XTicks, when set, are the only labelled ticks of a curve panel's x
 	// axis (those in range), e.g. the percentiles of a latency curve at

@@ -31,8 +31,12 @@ func TestPlanFixture(t *testing.T) {
 	var names []string
 	for _, f := range figs {
 		names = append(names, f.Name)
-		live := f.Name == latencyFigureName || f.Name == lagFigureName
-		if want := "no live cells (mode=live or maxrate) in this run"; live && f.Skip != want {
+		live := f.Name == latencyFigureName || f.Name == lagFigureName || f.Name == latencyBatchFigureName
+		want := "no live cells (mode=live or maxrate) in this run"
+		if f.Name == latencyBatchFigureName {
+			want = "no live cells (mode=live) in this run"
+		}
+		if live && f.Skip != want {
 			t.Errorf("live figure %s: skip %q, want %q", f.Name, f.Skip, want)
 		}
 		if f.Skip != "" && !live {
@@ -42,7 +46,7 @@ func TestPlanFixture(t *testing.T) {
 			t.Errorf("figure %s carries the emulated label in a native run", f.Name)
 		}
 	}
-	if got, want := strings.Join(names, " "), "overview by-path by-batch by-brokers by-alloc by-crc throughput-json tradeoff-json alloc-json crc-json brokers-json latency-percentiles lag"; got != want {
+	if got, want := strings.Join(names, " "), "overview by-path by-batch by-brokers by-alloc by-crc throughput-json tradeoff-json alloc-json crc-json brokers-json latency-percentiles lag latency-batch"; got != want {
 		t.Fatalf("figures = %s, want %s", got, want)
 	}
 

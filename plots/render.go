@@ -102,7 +102,9 @@ func buildPanel(pn Panel) *plot.Plot {
 		addCurves(p, pn)
 		return p
 	default:
-		addLines(p, pn)
+		if addLines(p, pn) {
+			return p
+		}
 	}
 	p.Y.Tick.Marker = siTicks{}
 	if p.Y.Min >= 0 {
@@ -115,7 +117,16 @@ func buildPanel(pn Panel) *plot.Plot {
 	return p
 }
 
-func addLines(p *plot.Plot, pn Panel) {
+// addLines lays out a line panel: its series, budget line and marks over
+// the batch axis. When LogY is set and every y is positive it draws the y
+// axis as addCurves draws a log axis (the log10 of the values on a linear
+// scale, labelled with the values), lays out that axis itself and reports
+// true; otherwise buildPanel lays out a linear y axis from zero.
+func addLines(p *plot.Plot, pn Panel) (logY bool) {
+	budget := pn.BudgetY > 0
+	if pn.LogY && linesPositive(pn) {
+		pn, logY = log10Lines(pn), true
+	}
 	seen := make(map[float64]bool)
 	var xs []float64
 	for _, s := range pn.Lines {
@@ -127,28 +138,78 @@ func addLines(p *plot.Plot, pn Panel) {
 			}
 		}
 	}
-	if pn.BudgetY > 0 {
+	if budget {
 		p.Add(budgetLine{y: pn.BudgetY})
 	}
 	if len(pn.Marks) > 0 {
 		p.Add(markSet{marks: pn.Marks})
 	}
+	if logY {
+		p.Y.Tick.Marker = log10Ticks{}
+		pad := math.Log10(1.5)
+		p.Y.Min, p.Y.Max = p.Y.Min-pad, p.Y.Max+pad
+	}
 	sortFloats(xs)
 	p.X.Tick.Marker = batchTicks{xs: xs}
 	if len(xs) == 0 {
-		return
+		return logY
 	}
 	lo, hi := xs[0], xs[len(xs)-1]
 	if pn.LogX && lo > 0 {
 		p.X.Scale = plot.LogScale{}
 		p.X.Min, p.X.Max = lo/1.3, hi*1.3
-		return
+		return logY
 	}
 	pad := 0.05 * (hi - lo)
 	if pad == 0 {
 		pad = 1
 	}
 	p.X.Min, p.X.Max = lo-pad, hi+pad
+	return logY
+}
+
+// linesPositive reports whether a line panel's every y (medians, minima,
+// maxima, the budget and the marks) is positive: a log axis can place
+// them all.
+func linesPositive(pn Panel) bool {
+	for _, s := range pn.Lines {
+		for _, pt := range s.Points {
+			if !(pt.Min > 0 && pt.Median > 0) {
+				return false
+			}
+		}
+	}
+	for _, m := range pn.Marks {
+		if !(m.Y > 0) {
+			return false
+		}
+	}
+	return pn.BudgetY >= 0
+}
+
+// log10Lines is pn with every y of its series, budget and marks replaced
+// by its log10; the x values stay.
+func log10Lines(pn Panel) Panel {
+	lines := make([]Series, len(pn.Lines))
+	for i, s := range pn.Lines {
+		pts := make([]Point, len(s.Points))
+		for j, pt := range s.Points {
+			pts[j] = pt
+			pts[j].Median, pts[j].Min, pts[j].Max = math.Log10(pt.Median), math.Log10(pt.Min), math.Log10(pt.Max)
+		}
+		s.Points = pts
+		lines[i] = s
+	}
+	marks := make([]Mark, len(pn.Marks))
+	for i, m := range pn.Marks {
+		marks[i] = m
+		marks[i].Y = math.Log10(m.Y)
+	}
+	pn.Lines, pn.Marks = lines, marks
+	if pn.BudgetY > 0 {
+		pn.BudgetY = math.Log10(pn.BudgetY)
+	}
+	return pn
 }
 
 func addBars(p *plot.Plot, pn Panel) {

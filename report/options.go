@@ -16,6 +16,10 @@ type Options struct {
 	// results.DefaultBudgetMs, and a negative, NaN or absurd value is an
 	// error.
 	BudgetMs float64
+	// LatencyBudgetMs is the end-to-end p99 budget of the latency knee
+	// (live cells); 0 means results.DefaultLatencyBudgetMs, the maxrate
+	// spec's p99 budget, and a negative, NaN or absurd value is an error.
+	LatencyBudgetMs float64
 	// Prefer is passed to plots.Options.Prefer: the setting figures hold
 	// when several are equally well covered.
 	Prefer map[string]string
@@ -48,6 +52,11 @@ func (o Options) withDefaults() (Options, error) {
 		return o, fmt.Errorf("Options.BudgetMs %w", err)
 	}
 	o.BudgetMs = b
+	lb, err := results.LatencyBudgetMs(o.LatencyBudgetMs)
+	if err != nil {
+		return o, fmt.Errorf("Options.LatencyBudgetMs %w", err)
+	}
+	o.LatencyBudgetMs = lb
 	switch {
 	case math.IsNaN(o.CostBudget) || o.CostBudget < 0 || o.CostBudget >= 1:
 		return o, fmt.Errorf("Options.CostBudget is %v, want 0 (default %v) up to but not including 1 (a fraction of rec/s)", o.CostBudget, DefaultCostBudget)

@@ -52,7 +52,7 @@ func Render(run results.Run, opt Options) (string, error) {
 	// A live folder that cannot be read costs the live figures only: the
 	// analysis carries the error and the figures list says why.
 	live, liveErr := results.ReadLive(run.Dir)
-	a, err := results.Analyze(run.Rows, results.AnalysisOptions{BudgetMs: opt.BudgetMs, Tables: results.TableOptions{Order: order},
+	a, err := results.Analyze(run.Rows, results.AnalysisOptions{BudgetMs: opt.BudgetMs, LatencyBudgetMs: opt.LatencyBudgetMs, Tables: results.TableOptions{Order: order},
 		Live: live, LiveErr: liveErr})
 	if err != nil {
 		return "", err
@@ -79,6 +79,7 @@ func Render(run results.Run, opt Options) (string, error) {
 	writeParity(&b, a.Parity)
 	writeNoise(&b, &n, a)
 	writeKnee(&b, &n, a)
+	writeLatencyKnee(&b, &n, a)
 	writeToggles(&b, &n, a.Sweep, opt.CostBudget)
 	popt := plots.Options{Emulated: run.Manifest.Emulated, Prefer: opt.Prefer}
 	writeFigures(&b, run.Dir, a, popt, !opt.NoPlots, link)

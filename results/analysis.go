@@ -23,6 +23,14 @@ type Analysis struct {
 	BudgetMs float64
 	// Knee is Knee of the swept cells under BudgetMs.
 	Knee []KneePoint
+	// LatencyBudgetMs is the end-to-end p99 budget LatencyKnee was found
+	// under.
+	LatencyBudgetMs float64
+	// LatencyKnee is LatencyKnee of the swept live cells under
+	// LatencyBudgetMs, and KneePairs sets it beside Knee where a run has
+	// both for one format, path and shared setting.
+	LatencyKnee []LatencyKneePoint
+	KneePairs   []KneePair
 	// Tables is BuildTables of the swept cells (shares of the run's
 	// references included); TablesErr says why they could not be built.
 	Tables    []Table
@@ -44,6 +52,10 @@ type AnalysisOptions struct {
 	// BudgetMs is the knee's checkpoint p99 budget; 0 means
 	// DefaultBudgetMs, and a negative, NaN or absurd value is an error.
 	BudgetMs float64
+	// LatencyBudgetMs is the latency knee's end-to-end p99 budget; 0
+	// means DefaultLatencyBudgetMs, and a negative, NaN or absurd value is
+	// an error.
+	LatencyBudgetMs float64
 	// Tables tunes the tables (axis order, noisy CV).
 	Tables TableOptions
 	// Live and LiveErr are ReadLive of the run directory: its live
@@ -54,18 +66,25 @@ type AnalysisOptions struct {
 }
 
 // Analyze indexes rows once and derives from that index the swept cells,
-// the knee, the tables, the parity matrix, the noise floor and the live
-// cells' latency and lag the sweep counts. Only a bad
-// option is an error; data the tables cannot hold is TablesErr.
+// the checkpoint and latency knees (and their pairs), the tables, the
+// parity matrix, the noise floor and the live cells' latency and lag the
+// sweep counts. Only a bad option is an error; data the tables cannot
+// hold is TablesErr.
 func Analyze(rows []Row, opt AnalysisOptions) (*Analysis, error) {
 	budget, err := BudgetMs(opt.BudgetMs)
 	if err != nil {
 		return nil, fmt.Errorf("AnalysisOptions.BudgetMs %w", err)
 	}
-	a := &Analysis{All: NewIndex(rows), BudgetMs: budget}
+	latBudget, err := LatencyBudgetMs(opt.LatencyBudgetMs)
+	if err != nil {
+		return nil, fmt.Errorf("AnalysisOptions.LatencyBudgetMs %w", err)
+	}
+	a := &Analysis{All: NewIndex(rows), BudgetMs: budget, LatencyBudgetMs: latBudget}
 	a.Sweep, a.AA = a.All.SplitAA()
 	swept := a.Sweep.Cells()
 	a.Knee = Knee(swept, budget)
+	a.LatencyKnee = LatencyKnee(swept, latBudget)
+	a.KneePairs = KneePairs(a.Knee, a.LatencyKnee)
 	a.Tables, a.TablesErr = BuildTables(a.Sweep, opt.Tables)
 	a.Parity = Parity(swept)
 	a.Noise = noisePairs(a.AA)

@@ -24,15 +24,16 @@
 //     by its last row; a repeated unit once, by its first value), split by
 //     Index.SplitAA into the sweep and the A/A calibration cells.
 //   - Analysis: Analyze builds one Analysis per run — the index, Knee,
-//     BuildTables (with the shares of the run's references), Parity and
-//     the noise floor (Index.NoiseFloor, Index.CompareRatio) — which every
-//     section of the report and every figure read.
+//     LatencyKnee (live cells) and KneePairs, BuildTables (with the shares
+//     of the run's references), Parity and the noise floor
+//     (Index.NoiseFloor, Index.CompareRatio) — which every section of the
+//     report and every figure read.
 //   - Tables: Table and Stat (Summarize is the one median and interval),
 //     rendered through texttab by WriteText, WriteCSV, WriteMarkdown and
 //     WriteMarkdownNotes; WriteTableFiles writes tables/.
 //   - Between runs: Compare and CheckComparable (regressions), Merge,
 //     WriteMergedTo and ReadSources (runs from several hosts).
 //
-// The derivations (statistics, table layout, the knee, the noise floor,
+// The derivations (statistics, table layout, the knees, the noise floor,
 // merging, regressions) are in docs/analysis.md.
 package results

@@ -56,6 +56,7 @@ type KneePoint struct {
 // milliseconds (<= 0 or NaN means DefaultBudgetMs). Throughput ties go to
 // the lower checkpoint p99, then to the smaller batch. Failed repetitions
 // are ignored; a cell without an integer batch size cannot be a knee.
+// Live and maxrate cells take no checkpoints and are left to LatencyKnee.
 // Results are ordered by format, path (least to most native) and setting.
 func Knee(swept []*CellSamples, budgetMs float64) []KneePoint {
 	if !(budgetMs > 0) {
@@ -68,6 +69,9 @@ func Knee(swept []*CellSamples, budgetMs float64) []KneePoint {
 	lines := make(map[string]*line)
 	var order []*line
 	for _, c := range swept {
+		if m := c.Dims[cell.Mode]; m == cell.ModeLive || m == cell.ModeMaxRate {
+			continue // no checkpoints live: LatencyKnee's cells
+		}
 		rest := make(map[string]string)
 		for k, v := range c.Dims {
 			if k != cell.Format && k != cell.Path && k != cell.Batch {

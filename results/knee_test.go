@@ -53,6 +53,16 @@ func TestKnee(t *testing.T) {
 			},
 		},
 		{
+			name: "live and maxrate cells are left to the latency knee",
+			rows: []Row{
+				kneeRow(cellAt("fast", "1024"), 0, 1e6, 10),
+				kneeRow(cellAt("fast", "1024")+"/mode=live/rate=1000/linger=10ms", 0, 1e3, 10),
+				kneeRow(cellAt("fast", "1024")+"/mode=maxrate/linger=10ms", 0, 1e5, 10),
+			},
+			budget: 100,
+			want:   []KneePoint{{Path: "fast", Found: true, Batch: 1024, RecPerSec: 1e6, CkptP99Ms: 10}},
+		},
+		{
 			name: "p99 exactly at the budget is within",
 			rows: []Row{
 				kneeRow(cellAt("fast", "1024"), 0, 1e6, 10),

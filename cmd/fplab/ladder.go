@@ -33,6 +33,7 @@ func runLadder(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		brokerCPUs = fs.String("broker-cpus", "", "pin broker processes to this CPU list, e.g. 0")
 		cellCPUs   = fs.String("cell-cpus", "", "pin measured cells to this CPU list, e.g. 1")
 		budget     = fs.Float64("budget-ms", 100, "checkpoint p99 budget for the report's knee")
+		latBudget  = fs.Float64("latency-budget-ms", 100, "end-to-end p99 budget for the report's latency knee (live cells)")
 		prof       = fs.Bool("profile", false, "keep a CPU and an allocs profile of every measured cell in <run>/profiles")
 		secrets    = fs.String("secrets", "", "with --resume: a file of the secret cluster props (key=value lines) the run directory does not keep; - reads stdin")
 	)
@@ -41,6 +42,9 @@ func runLadder(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	if err := checkBudgets(*budget, *latBudget); err != nil {
+		return err
 	}
 	if *resume != "" {
 		// The run's spec and root are its own: a resume that names
@@ -73,7 +77,7 @@ func runLadder(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		dir, err = ladder.Run(ctx, opt)
 	}
 	if dir != "" && !errors.Is(err, ladder.ErrLocked) {
-		if _, rerr := report.Write(dir, report.Options{BudgetMs: *budget}); rerr != nil && err == nil {
+		if _, rerr := report.Write(dir, report.Options{BudgetMs: *budget, LatencyBudgetMs: *latBudget}); rerr != nil && err == nil {
 			err = rerr
 		}
 		defer fmt.Fprintln(stdout, dir)
@@ -87,12 +91,16 @@ func runLadder(ctx context.Context, args []string, stdout, stderr io.Writer) err
 func runReport(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("report", stderr)
 	budget := fs.Float64("budget-ms", 100, "checkpoint p99 budget for the knee")
+	latBudget := fs.Float64("latency-budget-ms", 100, "end-to-end p99 budget for the latency knee (live cells)")
 	out := fs.String("out", "", "merged report directory (default results/runs/<UTC stamp>-merged)")
 	force := fs.Bool("force", false, "merge runs of different specs, or of the same arch")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	opt := report.Options{BudgetMs: *budget}
+	if err := checkBudgets(*budget, *latBudget); err != nil {
+		return err
+	}
+	opt := report.Options{BudgetMs: *budget, LatencyBudgetMs: *latBudget}
 	var path string
 	var err error
 	switch fs.NArg() {
@@ -111,5 +119,17 @@ func runReport(_ context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	fmt.Fprintln(stdout, path)
+	return nil
+}
+
+// checkBudgets refuses a bad --budget-ms or --latency-budget-ms before
+// anything runs, naming the flag.
+func checkBudgets(ckpt, latency float64) error {
+	if _, err := results.BudgetMs(ckpt); err != nil {
+		return fmt.Errorf("--budget-ms %w", err)
+	}
+	if _, err := results.LatencyBudgetMs(latency); err != nil {
+		return fmt.Errorf("--latency-budget-ms %w", err)
+	}
 	return nil
 }

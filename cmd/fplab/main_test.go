@@ -243,6 +243,8 @@ func TestGolden(t *testing.T) {
 		{"report-no-run", 1, []string{"report"}},
 		{"report-missing-run", 1, []string{"report", "runs/nope"}},
 		{"report-bad-budget", 1, []string{"report", "--budget-ms", "-5", "runs/gap"}},
+		{"report-bad-latency-budget", 1, []string{"report", "--latency-budget-ms", "-5", "runs/gap"}},
+		{"ladder-bad-budget", 1, []string{"ladder", "--budget-ms", "nan", "--spec", "nope.yaml"}},
 		{"profile-top", 0, []string{"profile", "top", "runs/prof", fastCell}},
 		{"profile-top-allocs", 0, []string{"profile", "--kind", "allocs", "top", "runs/prof", fastCell}},
 		{"profile-diff", 0, []string{"profile", "diff", "runs/prof", fastCell, franzCell}},
