@@ -41,14 +41,18 @@ func ensureTopic(ctx context.Context, c Cluster, cl *kgo.Client, topic string, p
 	}
 }
 
-// waitTopicVisible polls metadata until topic shows all its partitions,
-// each with a leader.
+// waitTopicVisible polls until topic shows all its partitions in
+// metadata, each with a leader, and every leader answers for its
+// partition: on a multi-broker Kafka the broker that answers metadata can
+// name a leader before that leader has taken the partition over, and a
+// client that asks it at once (a reader's watermarks, a list of offsets)
+// is told "not leader for partition".
 func waitTopicVisible(ctx context.Context, c Cluster, adm *kadm.Client, topic string, partitions int) error {
 	ctx, cancel := context.WithTimeout(ctx, topicVisibleTimeout)
 	defer cancel()
 	for {
 		td, exists, err := topicDetail(ctx, c, adm, topic)
-		if err == nil && exists && len(td.Partitions) == partitions && allLed(td.Partitions) {
+		if err == nil && exists && len(td.Partitions) == partitions && allLed(td.Partitions) && leadersAnswer(ctx, adm, topic) {
 			return nil
 		}
 		select {
@@ -57,6 +61,18 @@ func waitTopicVisible(ctx context.Context, c Cluster, adm *kadm.Client, topic st
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
+}
+
+// leadersAnswer reports whether each partition's leader lists its end
+// offset without an error.
+func leadersAnswer(ctx context.Context, adm *kadm.Client, topic string) bool {
+	ends, err := adm.ListEndOffsets(ctx, topic)
+	if err != nil || ends.Error() != nil {
+		return false
+	}
+	n := 0
+	ends.Each(func(kadm.ListedOffset) { n++ })
+	return n > 0
 }
 
 // allLed reports whether every partition has a leader and no error.

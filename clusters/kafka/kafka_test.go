@@ -14,6 +14,8 @@ import (
 	"github.com/fastpathlab/fplab/clusters"
 	"github.com/fastpathlab/fplab/clusters/kafka"
 	"github.com/fastpathlab/fplab/clusters/kafka/kafkatest"
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kgo"
 )
 
 func message(dst []byte, i int) []byte {
@@ -55,6 +57,7 @@ func TestKafkaThreeBrokersKillRestart(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute) // fail-safe only
 	defer cancel()
 	cl := clusters.Cluster{Bootstrap: c.Bootstrap()}
+	leadersAnswerAtOnce(ctx, t, cl, c.Bootstrap())
 	if _, err := clusters.Load(ctx, cl, "t3", 3, 3000, message); err != nil {
 		t.Fatal(err)
 	}
@@ -177,6 +180,38 @@ func readableAgain(ctx context.Context, cl clusters.Cluster, topic string, parti
 		case <-ctx.Done():
 			return fmt.Errorf("topic %s not readable before the test's deadline (last: ready=%v, %v)", topic, ok, err)
 		case <-tick.C:
+		}
+	}
+}
+
+// leadersAnswerAtOnce: once clusters.CreateTopic returns on three brokers,
+// every partition's leader answers for it at once: a client that does not
+// retry lists every end offset without "not leader for partition" (live
+// cells open their reader on a topic just made). Several topics, since
+// the broker that answers metadata first runs ahead of the leaders only
+// some of the time.
+func leadersAnswerAtOnce(ctx context.Context, t *testing.T, cl clusters.Cluster, seeds []string) {
+	t.Helper()
+	raw, err := kgo.NewClient(kgo.SeedBrokers(seeds...), kgo.RequestRetries(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	adm := kadm.NewClient(raw)
+	for i := range 5 {
+		topic := fmt.Sprintf("fresh-%d", i)
+		if err := clusters.CreateTopic(ctx, cl, topic, 6); err != nil {
+			t.Fatal(err)
+		}
+		ends, err := adm.ListEndOffsets(ctx, topic)
+		if err == nil {
+			err = ends.Error()
+		}
+		if err != nil {
+			t.Fatalf("end offsets of %s right after CreateTopic: %v", topic, err)
+		}
+		if err := clusters.DeleteTopic(ctx, cl, topic); err != nil {
+			t.Fatal(err)
 		}
 	}
 }
