@@ -96,15 +96,6 @@ func (p *specParser) maxRateSpec(f string, v *yaml.Node) (*MaxRateSpec, error) {
 	return m, nil
 }
 
-// producerLead is how long before its T0 a live trial starts its producer
-// when it writes records: the process starts, reaches the cluster and
-// generates every record first (about 2M records a second on the lab's
-// 2-core VM). It mirrors ladder/rung's producerLead, which is unexported:
-// change both together.
-func producerLead(records int) time.Duration {
-	return time.Second + time.Duration(records)*time.Second/2_000_000
-}
-
 // maxRateBudget is the longest a maxrate cell's search may take, which the
 // spec's timeout must exceed: rungargs.MaxRateTrials trials, each counted
 // as the largest (at max_rate.to): its producer's lead, the time its reader
@@ -115,7 +106,7 @@ func producerLead(records int) time.Duration {
 func (s *Spec) maxRateBudget() (total time.Duration, trials int, trial time.Duration) {
 	m := s.MaxRate
 	trials = rungargs.MaxRateTrials(m.From, m.To)
-	trial = producerLead(s.liveRecords(m.To)) + rungargs.TrialReadBy(s.LiveWarmup, s.Duration) + liveStartMargin
+	trial = rungargs.ProducerLead(s.liveRecords(m.To)) + rungargs.TrialReadBy(s.LiveWarmup, s.Duration) + liveStartMargin
 	return time.Duration(trials) * trial, trials, trial
 }
 
@@ -157,7 +148,7 @@ func checkMaxRateSpec(s *Spec) error {
 	}
 	if total, trials, trial := s.maxRateBudget(); s.Timeout <= total {
 		return fieldErrorf("timeout", "%v does not exceed the maxrate search's estimate of %v: up to %d trials (from %d to %d records/s) of %v each (the producer's lead of %v at rate %d, the trial's read-by of %v, %v of start-up margin); give more than %v",
-			s.Timeout, total, trials, m.From, m.To, trial, producerLead(s.liveRecords(m.To)), m.To, rungargs.TrialReadBy(s.LiveWarmup, s.Duration), liveStartMargin, total)
+			s.Timeout, total, trials, m.From, m.To, trial, rungargs.ProducerLead(s.liveRecords(m.To)), m.To, rungargs.TrialReadBy(s.LiveWarmup, s.Duration), liveStartMargin, total)
 	}
 	return nil
 }
