@@ -15,7 +15,7 @@ include clusters/kafka/Makefile.inc
 include java/Makefile.inc
 include arm64.mk
 
-.PHONY: all build build-go build-mimalloc2 build-mimalloc3 test vet bench-smoke bench-ladder bench-paths bench-kafka-smoke bench-parity bench-references clean
+.PHONY: all build build-go build-mimalloc2 build-mimalloc3 test vet bench-smoke bench-ladder bench-paths bench-kafka-smoke bench-parity bench-references bench-live clean
 
 all: build
 
@@ -99,6 +99,14 @@ bench-references: build kafka-dist java-refs
 bench-parity: build kafka-dist
 	bin/fplab ladder --spec ladder/specs/parity.yaml
 	FPLAB_KAFKA_DIST=$(KAFKA_DIST) bin/fplab ladder --spec ladder/specs/parity-kafka.yaml
+
+# The live cells (docs/metrics.md "Live cells"): latency per path at three
+# rates on both clusters, the batch x linger sweep, and the highest rate
+# each path sustains; each spec's run directory is printed last.
+bench-live: build kafka-dist java-refs
+	FPLAB_KAFKA_DIST=$(KAFKA_DIST) FPLAB_JAVA_REFS=$(JAVA_REFS_JAR) bin/fplab ladder --spec ladder/specs/live-rates.yaml
+	bin/fplab ladder --spec ladder/specs/live.yaml
+	bin/fplab ladder --spec ladder/specs/maxrate.yaml
 
 clean:
 	rm -rf bin
