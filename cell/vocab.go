@@ -225,11 +225,24 @@ const (
 // Modes lists the read modes.
 func Modes() []string { return []string{ModeBounded, ModeLive, ModeMaxRate} }
 
-// LivePath reports whether a path can read a live topic: the columnar Go
-// paths, which hand over a batch that is not full once its linger passes.
-// rowwise has no linger rule (its batches wait to be full), and the
-// references and the ceiling read bounded only for now.
+// LivePath reports whether a path can read a live topic (mode=live): the
+// columnar Go paths, which hand over a batch that is not full once its
+// linger passes, and the JVM references java (kafka-clients) and flink
+// (Flink's KafkaSource), which report each hand-over to the rung
+// (ladder/rung/jvmref). rowwise has no linger rule (its batches wait to be
+// full), and java-perf and the ceiling read bounded only.
 func LivePath(p string) bool {
+	switch p {
+	case PathShallow, PathFast, PathFranz, PathJava, PathFlink:
+		return true
+	}
+	return false
+}
+
+// MaxRatePath reports whether a path can run a max-rate search
+// (mode=maxrate): the live Go paths, whose trials the rung runs in its own
+// process.
+func MaxRatePath(p string) bool {
 	switch p {
 	case PathShallow, PathFast, PathFranz:
 		return true
@@ -237,18 +250,23 @@ func LivePath(p string) bool {
 	return false
 }
 
-// WhyNotLive says why a path cannot read a live topic ("" for one that
-// can): the one wording the spec checks and the rung's refusals share.
-func WhyNotLive(p string) string {
+// WhyNotLive says why a path cannot read a live topic in mode (ModeLive or
+// ModeMaxRate; "" for one that can, and for any other mode): the one
+// wording the spec checks and the rung's refusals share.
+func WhyNotLive(p, mode string) string {
 	switch {
-	case LivePath(p):
+	case mode != ModeLive && mode != ModeMaxRate:
+		return ""
+	case mode == ModeMaxRate && LivePath(p) && !MaxRatePath(p):
+		return "a max-rate search runs its trials through a Go reader only; for the JVM references each trial would be a JVM (and a Flink MiniCluster) started anew, which is not built"
+	case LivePath(p) && (mode == ModeLive || MaxRatePath(p)):
 		return ""
 	case p == PathRowwise:
 		return "a row path has no linger rule; its batches are handed over only when full"
 	case p == PathCeiling:
 		return "the serving ceiling counts a bounded range of fetches"
-	case CountingPath(p):
-		return "the JVM references read bounded only so far"
+	case p == PathJavaPerf:
+		return "Kafka's ConsumerPerformance reads a bounded count and prints totals only, no per-record hand-over times to measure latency from"
 	}
 	return "no live reader"
 }

@@ -230,7 +230,8 @@ func checkLiveScale(s *Spec, rate int, what, lower string) error {
 // checkLiveCells refuses the live and maxrate cells no child can run
 // (rungargs' validateLive refuses them too, but only once the cell is
 // reached):
-//   - a path that cannot read live (cell.LivePath; cell.WhyNotLive says why);
+//   - a path that cannot read live in the cell's mode (cell.WhyNotLive says
+//     why);
 //   - transactions, tombstones or a parity case: the live producer writes
 //     the clean topic only.
 //
@@ -244,8 +245,8 @@ func checkLiveCells(cells []cell.Cell) error {
 		}
 		const clean = "a live or maxrate cell writes the clean topic (no transactions, tombstones or parity case)"
 		switch {
-		case !cell.LivePath(c.Path):
-			return fieldErrorf(cell.Path, "path %s cannot read live (%s), but cell %s does; exclude it (- {path: %s, mode: %s})", c.Path, cell.WhyNotLive(c.Path), c.Name(), c.Path, c.Mode)
+		case cell.WhyNotLive(c.Path, c.Mode) != "":
+			return fieldErrorf(cell.Path, "path %s cannot read live (%s), but cell %s does; exclude it (- {path: %s, mode: %s})", c.Path, cell.WhyNotLive(c.Path, c.Mode), c.Name(), c.Path, c.Mode)
 		case c.Txn:
 			return fieldErrorf(cell.Txn, "%s, but cell %s has txn=%s; exclude it (- {mode: %s, txn: %s})", clean, c.Name(), cell.TxnAborts, c.Mode, cell.TxnAborts)
 		case c.Nulls != 0:

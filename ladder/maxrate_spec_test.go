@@ -217,7 +217,7 @@ func TestMaxRateSpecErrors(t *testing.T) {
 		{"maxrate rowwise", edit(maxRateOnlySpec, "path", "path: [fast, rowwise]"),
 			`m.yaml:2: path: path rowwise cannot read live (a row path has no linger rule; its batches are handed over only when full), but cell path=rowwise/format=json/batch=8192/brokers=1/alloc=go/crc=off/mode=maxrate/linger=10ms does; exclude it (- {path: rowwise, mode: maxrate})`},
 		{"maxrate flink", edit(maxRateOnlySpec, "path", "path: [flink]"),
-			`m.yaml:2: path: path flink cannot read live (the JVM references read bounded only so far), but cell path=flink/format=json/batch=8192/brokers=1/alloc=go/crc=off/mode=maxrate/linger=10ms does; exclude it (- {path: flink, mode: maxrate})`},
+			`m.yaml:2: path: path flink cannot read live (a max-rate search runs its trials through a Go reader only; for the JVM references each trial would be a JVM (and a Flink MiniCluster) started anew, which is not built), but cell path=flink/format=json/batch=8192/brokers=1/alloc=go/crc=off/mode=maxrate/linger=10ms does; exclude it (- {path: flink, mode: maxrate})`},
 		{"maxrate transactions", edit(maxRateOnlySpec, "seed", "seed: 7\ntxn: [off, aborts]"),
 			`m.yaml:16: txn: ` + clean + `, but cell ` + cellName + `/txn=aborts/mode=maxrate/linger=10ms has txn=aborts; exclude it (- {mode: maxrate, txn: aborts})`},
 		{"maxrate tombstones", edit(maxRateOnlySpec, "seed", "seed: 7\nnulls: [0.1]"),

@@ -52,5 +52,9 @@
 // cell's live directory. Its batches are verified as a plain cell's are,
 // and each partition's offsets must follow each other without a gap or a
 // repeat. A maxrate cell (maxrate.go) runs a bounded search over such
-// reads for the highest rate its path sustains.
+// reads for the highest rate its path sustains. A path whose reader is
+// another process (the JVM references) reads live through LiveRead
+// (liveref.go): the same topic, producer, recorder and checks, fed with
+// the hand-overs the reader reports as offset ranges, and per-partition
+// checksums of its values in place of the row checks.
 package rung

@@ -34,15 +34,7 @@ func runLive(ctx context.Context, c *rungargs.Cell, b Build, cl clusters.Cluster
 	}
 	var ru syscall.Rusage
 	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	figs := append(tr.rec.metrics(),
-		results.Metric{Value: float64(tr.cpu.Nanoseconds()) / float64(tr.stats.Records), Unit: results.UnitCPUNsPerRec},
-		results.Metric{Value: float64(ru.Maxrss) / 1024, Unit: results.UnitPeakRSSMB},
-		results.Metric{Value: tr.prod.Achieved, Unit: results.UnitProduceRecPerSec},
-		results.Metric{Value: ms(time.Duration(tr.prod.MaxBehind)), Unit: results.UnitProducerBehindMs},
-	)
-	if c.Value(cell.Compression) != cell.CompressionNone {
-		figs = append(figs, results.Metric{Value: 100 * tr.compressed, Unit: results.UnitCompressedPct})
-	}
+	figs := liveFigures(c, tr.rec, tr.cpu, tr.stats.Records, ru.Maxrss, tr.prod, tr.compressed)
 	if st := tr.stats; st.NonEmpty > 0 {
 		figs = append(figs, results.Metric{Value: float64(st.Records) / float64(st.NonEmpty), Unit: results.UnitRecPerCrossing})
 	}

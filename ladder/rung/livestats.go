@@ -64,6 +64,32 @@ func (l *liveRecorder) due(now time.Time) int64 {
 // offset o holds record o*partitions+p). It reads the positions only, so
 // it runs before the batch is checked and released.
 func (l *liveRecorder) batch(now time.Time, parts []int32, offs []int64) {
+	l.handOver(now)
+	for k, p := range parts {
+		l.row(now, offs[k], p)
+	}
+	l.handed += int64(len(parts))
+	l.batches++
+}
+
+// ranges takes one hand-over at now of whole offset ranges, as a reader
+// outside this process reports them (LiveRange: a JVM reference's poll,
+// or a Flink source's run of one partition): the same measurement as
+// batch for a batch holding those rows.
+func (l *liveRecorder) ranges(now time.Time, rs []LiveRange) {
+	l.handOver(now)
+	for _, r := range rs {
+		for o := r.First; o <= r.Last; o++ {
+			l.row(now, o, r.Partition)
+		}
+		l.handed += r.Last - r.First + 1
+	}
+	l.batches++
+}
+
+// handOver measures the lag just before a hand-over at now, where it
+// peaks: the records the schedule has written that are not handed over.
+func (l *liveRecorder) handOver(now time.Time) {
 	lag := max(0, l.due(now)-l.handed)
 	if b := int(now.Sub(l.sched.T0) / lagBucket); now.After(l.sched.T0) {
 		for len(l.lag) <= b {
@@ -74,17 +100,17 @@ func (l *liveRecorder) batch(now time.Time, parts []int32, offs []int64) {
 	if !now.Before(l.window) {
 		l.lagMax = max(l.lagMax, lag)
 	}
-	for k, p := range parts {
-		i := int(offs[k])*l.partitions + int(p)
-		if i < l.warm {
-			continue
-		}
-		results.RecordLatency(l.hist, now.Sub(l.sched.Intended(i)))
-		l.measured++
-		l.last = now
+}
+
+// row measures the row at partition p, offset off, handed over at now.
+func (l *liveRecorder) row(now time.Time, off int64, p int32) {
+	i := int(off)*l.partitions + int(p)
+	if i < l.warm {
+		return
 	}
-	l.handed += int64(len(parts))
-	l.batches++
+	results.RecordLatency(l.hist, now.Sub(l.sched.Intended(i)))
+	l.measured++
+	l.last = now
 }
 
 // lagMs is a lag in records as the time the producer takes to write that

@@ -239,8 +239,8 @@ func (c *Cell) validateLive() error {
 		rate = c.MaxRateTo
 	}
 	switch {
-	case !cell.LivePath(c.Path):
-		return fmt.Errorf("path=%s cannot read live: %s", c.Path, cell.WhyNotLive(c.Path))
+	case cell.WhyNotLive(c.Path, c.Mode) != "":
+		return fmt.Errorf("path=%s cannot read live: %s", c.Path, cell.WhyNotLive(c.Path, c.Mode))
 	case c.Duration <= 0:
 		return fmt.Errorf("a live cell needs --live-duration > 0")
 	case c.Warmup < 0:

@@ -87,6 +87,13 @@ type Opts struct {
 	// Checkpoint (flink) is Flink's checkpoint interval; 0 for none.
 	// With one, the program prints its FPLAB-CKPT line (Ckpt).
 	Checkpoint time.Duration
+
+	// Live reads a fresh topic from offset 0 while a producer writes it,
+	// until Records are read (--live, RunLive and live.go): the program
+	// prints FPLAB-READY once it can receive, a FPLAB-R line per
+	// hand-over and a FPLAB-LIVE line with its checksums. A live read
+	// takes no warm-up and no checkpoints.
+	Live bool
 }
 
 // Argv is the java command line (without the java binary) that runs
@@ -113,6 +120,10 @@ func Argv(jar string, o Opts) ([]string, error) {
 		return nil, fmt.Errorf("java %s: checkpoint interval %v is not 0 or at least 1 ms", o.Program, o.Checkpoint)
 	case o.Program == Steady && o.Checkpoint != 0:
 		return nil, fmt.Errorf("java steady does not checkpoint")
+	case o.Live && (o.WarmupRecords != 0 || o.WarmupRuns != 0 || o.Checkpoint != 0):
+		return nil, fmt.Errorf("java %s --live: a live read takes no warm-up pass or run and no checkpoints (its warm-up is the producer's first records)", o.Program)
+	case o.Live && o.Records < 1:
+		return nil, fmt.Errorf("java %s --live: a live read needs a record count to stop at", o.Program)
 	}
 	argv := slices.Concat(JVMFlags(o.Program), []string{"-jar", jar, string(o.Program),
 		"--bootstrap", strings.Join(o.Bootstrap, ","),
@@ -127,6 +138,9 @@ func Argv(jar string, o Opts) ([]string, error) {
 	}
 	if o.ConsumerConfig != "" {
 		argv = append(argv, "--consumer-config", o.ConsumerConfig)
+	}
+	if o.Live {
+		argv = append(argv, "--live", "true")
 	}
 	switch o.Program {
 	case Steady:

@@ -32,6 +32,11 @@ func TestArgv(t *testing.T) {
 			"--timeout-ms 90000 --max-poll-records 500 --consumer-config /c.properties --format json --warmup-runs 0 --parallelism 2") {
 		t.Errorf("flink argv: %s", got)
 	}
+	live := base
+	live.WarmupRecords, live.Live = 0, true
+	if argv, err = Argv("/j.jar", live); err != nil || !strings.HasSuffix(strings.Join(argv, " "), " --timeout-ms 90000 --live true --warmup-records 0") {
+		t.Errorf("live steady argv: %v, %v", argv, err)
+	}
 	for name, mod := range map[string]func(*Opts){
 		"program":       func(o *Opts) { o.Program = "spark" },
 		"no topic":      func(o *Opts) { o.Topic = "" },
@@ -46,6 +51,9 @@ func TestArgv(t *testing.T) {
 		},
 		"flink warm recs": func(o *Opts) { o.Program, o.Format = Flink, "raw" },
 		"negative":        func(o *Opts) { o.MaxPollRecords = -1 },
+		"live warm-up":    func(o *Opts) { o.Live = true },
+		"live flink runs": func(o *Opts) { o.Program, o.WarmupRecords, o.Format, o.Live, o.WarmupRuns = Flink, 0, "raw", true, 1 },
+		"live no records": func(o *Opts) { o.WarmupRecords, o.Records, o.Live = 0, 0, true },
 	} {
 		o := base
 		mod(&o)

@@ -33,7 +33,7 @@ const timeoutMargin = 5 * time.Second
 // run measures a cell with the path's program on a real cluster: the
 // cell's checks as java-perf does them (broker count, a topic holding
 // exactly the corpus, the stored codec), then the program, whose count
-// must equal the corpus.
+// must equal the corpus. A live cell is runLive's (live.go).
 //
 // Units: rec/s, MB/s (value bytes / 10^6) and ns/rec over the program's
 // window; startup-ms is JVM start to the first record; proc-cpu-ns/rec
@@ -49,31 +49,17 @@ func (p refPath) run(ctx context.Context, c *rungargs.Cell, b rung.Build, w io.W
 	if err := kafka.CheckRefJar(jar); err != nil {
 		return err
 	}
+	if c.Live() {
+		return p.runLive(ctx, c, b, java, jar, w)
+	}
 	if err := rung.CheckCountedTopic(ctx, c); err != nil {
 		return err
 	}
-	o := Opts{Program: p.program, Bootstrap: c.Bootstrap, Topic: c.Topic, Partitions: c.Partitions,
-		Records: c.Records, CRC: c.CRC}
-	p.set(c, &o)
-	sec, err := javaSecurity(c.Props)
+	o, cleanup, err := p.opts(ctx, c, c.Topic)
 	if err != nil {
 		return err
 	}
-	if sec != "" {
-		dir, err := os.MkdirTemp("", "fplab-javaref-")
-		if err != nil {
-			return err
-		}
-		defer os.RemoveAll(dir)
-		o.ConsumerConfig = filepath.Join(dir, "consumer.properties")
-		if err := os.WriteFile(o.ConsumerConfig, []byte(sec), 0o600); err != nil {
-			return err
-		}
-	}
-	o.Timeout = c.Timeout
-	if dl, ok := ctx.Deadline(); ok {
-		o.Timeout = max(time.Until(dl)-timeoutMargin, time.Second)
-	}
+	defer cleanup()
 	r, err := Run(ctx, java, jar, o)
 	if err != nil {
 		return err
@@ -100,13 +86,51 @@ func (p refPath) run(ctx context.Context, c *rungargs.Cell, b rung.Build, w io.W
 			results.Metric{Value: float64(k.Count), Unit: "ckpts"},
 			results.Metric{Value: float64(k.Failed), Unit: "ckpts-failed"})
 	}
-	return rung.WriteResult(w, c, b, p.client, r.Records, figs,
-		[2]string{"jvm", r.JVM},
-		[2]string{"jvm-flags", strings.Join(JVMFlags(p.program), " ")},
-		[2]string{"jvm-gc", r.GC},
-		[2]string{"jvm-heap-max", fmt.Sprint(r.HeapMax)},
-		[2]string{"java-conf", strings.Join(r.Conf, ",")},
-		[2]string{"java-warmup", fmt.Sprintf("%d records in %v", r.WarmupRecords, r.Warmup)})
+	return rung.WriteResult(w, c, b, p.client, r.Records, figs, append(p.jvmConfig(r),
+		[2]string{"java-warmup", fmt.Sprintf("%d records in %v", r.WarmupRecords, r.Warmup)})...)
+}
+
+// opts are the program's options for cell c reading topic: the cell's
+// settings, its cluster's SASL settings in a properties file of their own
+// (removed by cleanup), and a timeout within the cell's.
+func (p refPath) opts(ctx context.Context, c *rungargs.Cell, topic string) (o Opts, cleanup func(), err error) {
+	cleanup = func() {}
+	o = Opts{Program: p.program, Bootstrap: c.Bootstrap, Topic: topic, Partitions: c.Partitions,
+		Records: c.Records, CRC: c.CRC}
+	p.set(c, &o)
+	sec, err := javaSecurity(c.Props)
+	if err != nil {
+		return o, cleanup, err
+	}
+	if sec != "" {
+		dir, err := os.MkdirTemp("", "fplab-javaref-")
+		if err != nil {
+			return o, cleanup, err
+		}
+		cleanup = func() { os.RemoveAll(dir) }
+		o.ConsumerConfig = filepath.Join(dir, "consumer.properties")
+		if err := os.WriteFile(o.ConsumerConfig, []byte(sec), 0o600); err != nil {
+			cleanup()
+			return o, func() {}, err
+		}
+	}
+	o.Timeout = c.Timeout
+	if dl, ok := ctx.Deadline(); ok {
+		o.Timeout = max(time.Until(dl)-timeoutMargin, time.Second)
+	}
+	return o, cleanup, nil
+}
+
+// jvmConfig are the file-config lines naming the JVM of result r: the
+// JVM, its flags, the collector, the heap and the client settings.
+func (p refPath) jvmConfig(r Result) [][2]string {
+	return [][2]string{
+		{"jvm", r.JVM},
+		{"jvm-flags", strings.Join(JVMFlags(p.program), " ")},
+		{"jvm-gc", r.GC},
+		{"jvm-heap-max", fmt.Sprint(r.HeapMax)},
+		{"java-conf", strings.Join(r.Conf, ",")},
+	}
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1e3 }

@@ -28,22 +28,14 @@ func Run(ctx context.Context, java, jar string, o Opts) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	// The JVM's temporary files (Flink's MiniCluster unpacks a 21 MB RPC
-	// jar and makes blob and state directories per job) go to a directory
-	// of this run's, removed once it is over: left in /tmp they outlived
-	// the runs and filled the disk.
 	tmp, err := os.MkdirTemp("", "fplab-jvm-")
 	if err != nil {
 		return Result{}, err
 	}
 	defer os.RemoveAll(tmp)
-	argv = append([]string{"-Djava.io.tmpdir=" + tmp}, argv...)
 	ctx, cancel := context.WithTimeout(ctx, o.Timeout+killGrace)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, java, argv...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	cmd.WaitDelay = 2 * time.Second
+	cmd := jvmCommand(ctx, java, tmp, argv)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err = cmd.Run()
@@ -77,12 +69,26 @@ func Run(ctx context.Context, java, jar string, o Opts) (Result, error) {
 	if r.Records != int64(o.Records) {
 		return Result{}, fmt.Errorf("%s read %d records, corpus has %d", what, r.Records, o.Records)
 	}
-	r.Argv = argv
+	r.Argv = cmd.Args[1:] // the temporary directory's flag included
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok && ru != nil {
 		r.CPU = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 		r.MaxRSS = ru.Maxrss
 	}
 	return r, nil
+}
+
+// jvmCommand is the command running java with argv in a process group of
+// its own, killed whole when ctx ends. The JVM's temporary files (Flink's
+// MiniCluster unpacks a 21 MB RPC jar and makes blob and state directories
+// per job) go to tmp, the caller's directory for this run, removed once it
+// is over: left in /tmp they outlived the runs and filled the disk.
+func jvmCommand(ctx context.Context, java, tmp string, argv []string) *exec.Cmd {
+	argv = append([]string{"-Djava.io.tmpdir=" + tmp}, argv...)
+	cmd := exec.CommandContext(ctx, java, argv...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = 2 * time.Second
+	return cmd
 }
 
 // failureLine is the program's failure line ("fplab: <program>: ..."),

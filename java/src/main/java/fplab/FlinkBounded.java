@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -19,6 +20,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
+import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.serialization.DeserializationSchema;
@@ -150,6 +152,10 @@ import fplab.stock.BidOuterClass;
  *       (CheckpointSpans below, configured on the MiniCluster). Flink keeps
  *       these in milliseconds, so every figure is a multiple of
  *       1000000.</li>
+ *   <li>--live true reads a fresh topic while the lab's producer writes it
+ *       (runLive, Live): the same job with an unbounded source from the
+ *       earliest offsets, cancelled once --records are read; no warm-up
+ *       runs, no checkpoints.</li>
  * </ul>
  */
 public final class FlinkBounded {
@@ -159,7 +165,7 @@ public final class FlinkBounded {
 
     static final Set<String> FLAGS = new HashSet<>(Arrays.asList(
             "bootstrap", "topic", "partitions", "records", "format", "parallelism", "consumer-config",
-            "timeout-ms", "check-crcs", "max-poll-records", "warmup-runs", "object-reuse", "checkpoint-ms"));
+            "timeout-ms", "check-crcs", "max-poll-records", "warmup-runs", "object-reuse", "checkpoint-ms", "live"));
 
     public static void main(String[] args) {
         long jvmStart = Common.jvmStartNanos();
@@ -205,6 +211,14 @@ public final class FlinkBounded {
         props.remove(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG); // the starting offsets initializer sets it
         props.put("commit.offsets.on.checkpoint", "false");
 
+        if (Common.boolArg(a, "live", false)) {
+            if (warmupRuns != 0 || checkpointMs != 0) {
+                throw new Common.Fail("--live reads without warm-up runs and without checkpoints");
+            }
+            return runLive(props, topic, partitions, records, format, parallelism, objectReuse, deadline, timeoutMs,
+                    jvmStart);
+        }
+
         long warmRecords = 0, warmNs = 0, startup = 0;
         boolean seen = false;
         Totals m = null;
@@ -239,6 +253,173 @@ public final class FlinkBounded {
             line += "\n" + checkpointLine(m.checkpointsMs, m.checkpointsFailed);
         }
         return line;
+    }
+
+    /**
+     * The live read (Live): the same job as the bounded one, its KafkaSource
+     * unbounded from the earliest offsets of the fresh topic (no group
+     * commits, no checkpoints). FPLAB-READY once the job is RUNNING and every
+     * source subtask's deserializer is open (the readers exist; their splits
+     * follow within the producer's lead of at least 1 s). Each record is
+     * reported by the deserializer right after it emitted the record, that
+     * is once the chained sink (the operator after the source, same
+     * parallelism, same thread) has taken it: consecutive records of one
+     * partition are one range until the partition changes or 1 ms has passed
+     * since the range's first record, reported with its last record's time,
+     * so an earlier record's hand-over is overstated by less than 1 ms. Once
+     * every partition's last expected offset was read the job is cancelled.
+     */
+    static String runLive(Properties props, String topic, int partitions, long records, String format,
+                          int parallelism, boolean objectReuse, long deadline, long timeoutMs, long jvmStart)
+            throws Exception {
+        Shared.reset();
+        LiveShared.reset(partitions, parallelism);
+        Configuration conf = new Configuration();
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
+        conf.set(PipelineOptions.OBJECT_REUSE, objectReuse);
+        conf.set(TaskManagerOptions.NUM_TASK_SLOTS, parallelism);
+        conf.set(CoreOptions.DEFAULT_PARALLELISM, parallelism);
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(parallelism, conf);
+        env.setRuntimeMode(RuntimeExecutionMode.STREAMING);
+        Set<TopicPartition> tps = new HashSet<>();
+        for (int p = 0; p < partitions; p++) {
+            tps.add(new TopicPartition(topic, p));
+        }
+        Decoding<?> dec = decoding(format);
+        dec.livePartitions = partitions;
+        dec.liveRecords = records;
+        KafkaSource<?> source = buildLive(dec, props, tps);
+        sinkInto(env, source, records, parallelism);
+
+        Live.Out out = Live.Out.get();
+        JobClient job = env.executeAsync("fplab-flink-live-" + topic);
+        CompletableFuture<?> result = job.getJobExecutionResult();
+        try {
+            await(CompletableFuture.anyOf(LiveShared.opened, result), deadline, timeoutMs, "the job was ready");
+            if (!LiveShared.opened.isDone()) {
+                result.get();
+                throw new Common.Fail("the live job ended before it was ready");
+            }
+            while (job.getJobStatus().get() != JobStatus.RUNNING) {
+                if (result.isDone()) {
+                    result.get();
+                    throw new Common.Fail("the live job ended before it was ready");
+                }
+                SteadyConsumer.remaining(deadline, timeoutMs);
+                Thread.sleep(10);
+            }
+            long readyNs = System.nanoTime();
+            long cpu0 = Live.processCpuNanos();
+            out.now("FPLAB-READY");
+            await(CompletableFuture.anyOf(LiveShared.done, result), deadline, timeoutMs, "every record was read");
+            long cpu1 = Live.processCpuNanos();
+            if (!LiveShared.done.isDone()) {
+                result.get();
+                throw new Common.Fail("the live job ended before it read every record");
+            }
+            long[] count = new long[partitions], crc = new long[partitions];
+            long n = 0, bytes = 0, first = Long.MAX_VALUE, last = Long.MIN_VALUE;
+            for (Decoding<?> d : Shared.decoders) {
+                bytes += d.bytes;
+                if (d.sums == null || d.firstAt == 0) {
+                    continue;
+                }
+                first = Math.min(first, d.firstAt);
+                last = Math.max(last, d.lastAt);
+                for (int p = 0; p < partitions; p++) {
+                    if (d.sums.count[p] == 0) {
+                        continue;
+                    }
+                    if (count[p] != 0) {
+                        throw new Common.Fail("partition " + p + " was read by two source subtasks");
+                    }
+                    count[p] = d.sums.count[p];
+                    crc[p] = d.sums.crc[p].getValue();
+                    n += count[p];
+                }
+            }
+            if (n != records) {
+                throw new Common.Fail("read " + n + " records of the live topic " + topic + ", expected " + records);
+            }
+            out.flush();
+            Map<String, String> c = SteadyConsumer.confOf(props, SteadyConsumer.CONF_KEYS);
+            c.put("format", format);
+            c.put("parallelism", Integer.toString(parallelism));
+            c.put("object-reuse", Boolean.toString(objectReuse));
+            c.put("runtime-mode", "STREAMING");
+            c.put("flink", org.apache.flink.runtime.util.EnvironmentInformation.getVersion());
+            c.put("live", "true");
+            c.put("live-range-max-ms", "1");
+            return Common.resultLine(PROGRAM, n, bytes, Math.max(last - first, 1), readyNs - jvmStart, 0, 0, c)
+                    + "\n" + Live.line(cpu0 < 0 || cpu1 < 0 ? 0 : cpu1 - cpu0, count, crc);
+        } catch (ExecutionException e) {
+            throw new Common.Fail("job failed: " + Common.rootCause(e));
+        } finally {
+            if (!result.isDone()) {
+                try {
+                    job.cancel().get(30, TimeUnit.SECONDS);
+                } catch (Exception ignored) {
+                    // exiting anyway
+                }
+            }
+        }
+    }
+
+    /** Waits for f until the deadline, failing the program once it passes. */
+    static void await(CompletableFuture<?> f, long deadline, long timeoutMs, String what) throws Exception {
+        long left = deadline - System.nanoTime();
+        try {
+            if (left <= 0) {
+                throw new TimeoutException();
+            }
+            f.get(left, TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            long n = 0;
+            for (Decoding<?> d : Shared.decoders) {
+                n += d.liveCount;
+            }
+            throw new Common.Fail("timeout (" + timeoutMs + " ms) passed before " + what + " (about " + n + " records read)");
+        }
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    static KafkaSource<?> buildLive(Decoding<?> dec, Properties props, Set<TopicPartition> tps) {
+        return KafkaSource.builder()
+                .setProperties(props)
+                .setGroupId("fplab-flink-live-" + System.nanoTime())
+                .setPartitions(tps)
+                .setStartingOffsets(OffsetsInitializer.earliest())
+                .setDeserializer((KafkaRecordDeserializationSchema) dec)
+                .build();
+    }
+
+    /** JVM-wide state of the live job (the MiniCluster is in this JVM). */
+    static final class LiveShared {
+        static volatile CompletableFuture<Void> opened = new CompletableFuture<>();
+        static volatile CompletableFuture<Void> done = new CompletableFuture<>();
+        static final AtomicInteger partitionsLeft = new AtomicInteger();
+        static volatile int parallelism;
+
+        static void reset(int partitions, int par) {
+            opened = new CompletableFuture<>();
+            done = new CompletableFuture<>();
+            parallelism = par;
+            partitionsLeft.set(partitions);
+        }
+
+        /** A source subtask's deserializer opened. */
+        static void opened() {
+            if (Shared.decoders.size() >= parallelism) {
+                opened.complete(null);
+            }
+        }
+
+        /** A partition's last expected offset was read. */
+        static void partitionDone() {
+            if (partitionsLeft.decrementAndGet() == 0) {
+                done.complete(null);
+            }
+        }
     }
 
     static final String CHECKPOINT_STORAGE = "jobmanager";
@@ -561,6 +742,17 @@ public final class FlinkBounded {
         transient Collector<T> out;
         transient FixingCollector fixer;
 
+        // Live (runLive): set on the job's copy before it is submitted; 0
+        // partitions for a bounded job.
+        int livePartitions;
+        long liveRecords;
+        transient Live.Sums sums;
+        transient Live.Out liveOut;
+        transient long liveCount, firstAt, lastAt;
+        transient boolean rangeOpen;
+        transient int rangePartition;
+        transient long rangeFirst, rangeLast, rangeStartAt, rangeLastAt;
+
         Decoding(DeserializationSchema<T> inner, TypeInformation<T> type, boolean epochMillisDateTime) {
             this.inner = inner;
             this.type = type;
@@ -572,7 +764,46 @@ public final class FlinkBounded {
             if (inner != null) {
                 inner.open(context);
             }
+            if (livePartitions > 0) {
+                sums = new Live.Sums(livePartitions);
+                liveOut = Live.Out.get();
+            }
             Shared.decoders.add(this);
+            if (livePartitions > 0) {
+                LiveShared.opened();
+            }
+        }
+
+        /**
+         * Reports record (partition p, offset o) handed to the operator
+         * after the source at epoch ns at (runLive): ranges of consecutive
+         * offsets of one partition, closed when the partition or the run
+         * changes, when 1 ms has passed since the range's first record, or
+         * at the partition's last expected offset.
+         */
+        void live(int p, long o, byte[] v, long at) {
+            sums.add(p, v);
+            if (liveCount++ == 0) {
+                firstAt = at;
+            }
+            lastAt = at;
+            if (rangeOpen && (p != rangePartition || o != rangeLast + 1 || at - rangeStartAt >= 1_000_000L)) {
+                liveOut.range(rangeLastAt, rangePartition, rangeFirst, rangeLast);
+                rangeOpen = false;
+            }
+            if (!rangeOpen) {
+                rangeOpen = true;
+                rangePartition = p;
+                rangeFirst = o;
+                rangeStartAt = at;
+            }
+            rangeLast = o;
+            rangeLastAt = at;
+            if (o + 1 == Live.expected(liveRecords, livePartitions, p)) {
+                liveOut.range(rangeLastAt, rangePartition, rangeFirst, rangeLast);
+                rangeOpen = false;
+                LiveShared.partitionDone();
+            }
         }
 
         @Override
@@ -593,6 +824,9 @@ public final class FlinkBounded {
                 }
                 fixer.out = (Collector<RowData>) collector;
                 inner.deserialize(v, (Collector<T>) fixer);
+            }
+            if (livePartitions > 0) {
+                live(record.partition(), record.offset(), v, Live.epochNanos());
             }
         }
 

@@ -52,6 +52,11 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * <p>The count of records read in the measured pass must equal --records;
  * anything else, or the --timeout-ms deadline passing, prints one line on
  * stderr and exits 1.
+ *
+ * <p>With {@code --live true} it reads a fresh topic while the lab's
+ * producer writes it instead (runLive, Live): no warm-up pass, every
+ * partition from offset 0 until --records are read, each poll's records
+ * reported as ranges at the time the poll returned.
  */
 public final class SteadyConsumer {
     private SteadyConsumer() {}
@@ -112,7 +117,7 @@ public final class SteadyConsumer {
 
     static final Set<String> FLAGS = new HashSet<>(Arrays.asList(
             "bootstrap", "topic", "partitions", "records", "warmup-records", "consumer-config",
-            "timeout-ms", "check-crcs", "max-poll-records"));
+            "timeout-ms", "check-crcs", "max-poll-records", "live"));
 
     public static void main(String[] args) {
         long jvmStart = Common.jvmStartNanos();
@@ -184,6 +189,12 @@ public final class SteadyConsumer {
         long deadline = System.nanoTime() + timeoutMs * 1_000_000L;
 
         Properties props = clientProps(bootstrap, crcs, maxPoll, extra);
+        if (Common.boolArg(a, "live", false)) {
+            if (a.get("warmup-records") != null && warmup != 0) {
+                throw new Common.Fail("--live reads without a warm-up pass (--warmup-records 0)");
+            }
+            return runLive(props, topic, partitions, records, deadline, timeoutMs, jvmStart);
+        }
         try (KafkaConsumer<byte[], byte[]> c =
                      new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             List<PartitionInfo> infos = c.partitionsFor(topic, remaining(deadline, timeoutMs));
@@ -241,6 +252,129 @@ public final class SteadyConsumer {
             c.seek(tps.get(p), begin[p]);
         }
         c.resume(tps);
+    }
+
+    /**
+     * The live read (Live): partitions 0..P-1 assigned and positioned at
+     * offset 0 of the fresh topic, one poll issued, FPLAB-READY; then polls
+     * until every partition's last expected offset was read. Each poll that
+     * returned records reports, per partition, its runs of consecutive
+     * offsets as ranges, all with the time poll returned: that is when
+     * kafka-clients hands the poll's records to the user, as a Go path
+     * hands over a batch. No partition is paused: a partition read to its
+     * end gets nothing more from the producer, and a record past its end
+     * would be reported, for the Go side to refuse.
+     */
+    static String runLive(Properties props, String topic, int partitions, long records, long deadline,
+                          long timeoutMs, long jvmStart) {
+        Live.Out out = Live.Out.get();
+        try (KafkaConsumer<byte[], byte[]> c =
+                     new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            // The Go side made the topic just now: wait for its metadata.
+            while (true) {
+                List<PartitionInfo> infos = c.partitionsFor(topic, remaining(deadline, timeoutMs));
+                if (infos != null && infos.size() == partitions) {
+                    break;
+                }
+                if (infos != null && infos.size() > partitions) {
+                    throw new Common.Fail("topic " + topic + " has " + infos.size() + " partitions, --partitions says " + partitions);
+                }
+                remaining(deadline, timeoutMs);
+                try {
+                    Thread.sleep(20);
+                } catch (InterruptedException e) {
+                    throw new Common.Fail("interrupted");
+                }
+            }
+            List<TopicPartition> tps = new ArrayList<>();
+            for (int p = 0; p < partitions; p++) {
+                tps.add(new TopicPartition(topic, p));
+            }
+            c.assign(tps);
+            long[] end = new long[partitions]; // the offset past the last the producer writes
+            long[] next = new long[partitions]; // the next offset to read, for the ranges
+            int left = 0;
+            for (int p = 0; p < partitions; p++) {
+                c.seek(tps.get(p), 0);
+                end[p] = Live.expected(records, partitions, p);
+                if (end[p] > 0) {
+                    left++;
+                }
+            }
+            Live.Sums sums = new Live.Sums(partitions);
+            Pass r = new Pass();
+            // The first poll joins nothing (no group): it fetches metadata,
+            // positions and sends the first fetches; on the empty topic it
+            // returns nothing, and anything it did return is handled as any.
+            left -= handle(c.poll(Duration.ofMillis(100)), out, sums, next, end, r);
+            long readyNs = System.nanoTime();
+            long cpu0 = Live.processCpuNanos();
+            out.now("FPLAB-READY");
+            while (left > 0) {
+                long wait = Math.min(remaining(deadline, timeoutMs).toMillis(), 100);
+                left -= handle(c.poll(Duration.ofMillis(Math.max(wait, 1))), out, sums, next, end, r);
+            }
+            long cpu1 = Live.processCpuNanos();
+            if (r.count != records) {
+                throw new Common.Fail("read " + r.count + " records of the live topic " + topic + ", expected " + records);
+            }
+            long[] crc = new long[partitions];
+            for (int p = 0; p < partitions; p++) {
+                crc[p] = sums.crc[p].getValue();
+            }
+            Map<String, String> conf = confOf(props, CONF_KEYS);
+            conf.put("live", "true");
+            out.flush();
+            return Common.resultLine(PROGRAM, r.count, r.bytes, r.span(), readyNs - jvmStart, 0, 0, conf)
+                    + "\n" + Live.line(cpu0 < 0 || cpu1 < 0 ? 0 : cpu1 - cpu0, sums.count, crc);
+        }
+    }
+
+    /**
+     * Reports one poll's records (Live): their ranges at the time poll
+     * returned, their values into the sums; returns how many partitions it
+     * read to their end.
+     */
+    static int handle(ConsumerRecords<byte[], byte[]> rs, Live.Out out, Live.Sums sums, long[] next, long[] end, Pass r) {
+        if (rs.isEmpty()) {
+            return 0;
+        }
+        long at = Live.epochNanos();
+        long now = System.nanoTime();
+        if (r.count == 0) {
+            r.first = now;
+        }
+        r.last = now;
+        int done = 0;
+        for (TopicPartition tp : rs.partitions()) {
+            int p = tp.partition();
+            long first = -1, last = -1;
+            for (ConsumerRecord<byte[], byte[]> rec : rs.records(tp)) {
+                long o = rec.offset();
+                if (first >= 0 && o != last + 1) {
+                    out.range(at, p, first, last);
+                    first = -1;
+                }
+                if (first < 0) {
+                    first = o;
+                }
+                last = o;
+                byte[] v = rec.value();
+                sums.add(p, v);
+                r.count++;
+                if (v != null) {
+                    r.bytes += v.length;
+                }
+            }
+            if (first >= 0) {
+                out.range(at, p, first, last);
+                if (next[p] < end[p] && last + 1 >= end[p]) {
+                    done++;
+                }
+                next[p] = Math.max(next[p], last + 1);
+            }
+        }
+        return done;
     }
 
     /** One pass over the range. */
