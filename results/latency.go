@@ -75,6 +75,13 @@ func LagPath(dir, cell string, rep int) string {
 	return strings.TrimSuffix(LatencyPath(dir, cell, rep), ".hdr.json") + ".lag.csv"
 }
 
+// StatsPath is where a live cell-repetition's librdkafka statistics are
+// kept: one JSON document a line, as librdkafka emitted them
+// (statistics.interval.ms), for the librdkafka paths only.
+func StatsPath(dir, cell string, rep int) string {
+	return strings.TrimSuffix(LatencyPath(dir, cell, rep), ".hdr.json") + ".rdkafka-stats.jsonl"
+}
+
 // WriteLatency writes h as path's LatencyFile, atomically.
 func WriteLatency(path string, f LatencyFile, h *hdrhistogram.Histogram) error {
 	enc, err := h.Encode(hdrhistogram.V2CompressedEncodingCookieBase)

@@ -47,7 +47,7 @@ func TestLatencyFileRoundTripAndMerge(t *testing.T) {
 	if got := results.LatencyMs(m, 100); math.Abs(got-400) > 0.5 {
 		t.Fatalf("merged max = %v ms, want 400", got)
 	}
-	if !strings.HasSuffix(results.LagPath(dir, cellName, 1), ".r1.lag.csv") || strings.Contains(filepath.Base(paths[0]), "/") {
+	if !strings.HasSuffix(results.LagPath(dir, cellName, 1), ".r1.lag.csv") || !strings.HasSuffix(results.StatsPath(dir, cellName, 1), ".r1.rdkafka-stats.jsonl") || strings.Contains(filepath.Base(paths[0]), "/") {
 		t.Fatalf("paths %q, %q", paths[0], results.LagPath(dir, cellName, 1))
 	}
 }

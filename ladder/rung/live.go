@@ -38,8 +38,15 @@ func runLive(ctx context.Context, c *rungargs.Cell, b Build, cl clusters.Cluster
 	if st := tr.stats; st.NonEmpty > 0 {
 		figs = append(figs, results.Metric{Value: float64(st.Records) / float64(st.NonEmpty), Unit: results.UnitRecPerCrossing})
 	}
-	return WriteResult(w, c, b, tr.client, tr.rec.measured, figs,
-		[2]string{"live-topic", tr.topic}, [2]string{"producer", producerName})
+	cfg := [][2]string{{"live-topic", tr.topic}, {"producer", producerName}}
+	if tr.rdk != nil {
+		line, err := tr.rdk.write(c, tr.stats)
+		if err != nil {
+			return err
+		}
+		cfg = append(cfg, line)
+	}
+	return WriteResult(w, c, b, tr.client, tr.rec.measured, figs, cfg...)
 }
 
 // liveTrial is what one live read measured.
@@ -50,6 +57,9 @@ type liveTrial struct {
 	stats  consume.Stats
 	client string
 	cpu    time.Duration // the reader process's, from the producer's start
+	// rdk holds librdkafka's statistics of a measured librdkafka live
+	// cell, nil otherwise (sampleStats)
+	rdk *rdkStats
 	// compressed is the share of records in batches of the cell's codec
 	// (checkLiveCompression)
 	compressed float64
@@ -85,11 +95,13 @@ func runTrial(ctx context.Context, c *rungargs.Cell, cl clusters.Cluster, t *tar
 	}()
 
 	mem := &countingAllocator{mem: alloc.Allocator()}
-	r, err := source.Open(ctx, source.Config{
+	cfg := source.Config{
 		Path: consume.Path(c.Path), Bootstrap: c.Bootstrap, Props: c.Props, Topic: lc.Topic,
 		Partitions: c.Partitions, Batch: c.Batch, CRC: c.CRC, Keys: c.Keys, Decoder: c.Value(cell.Decoder),
 		Codec: t.codec, Mem: mem, Timeout: StallTimeout(c.Timeout), Live: true, Linger: c.Linger,
-	})
+	}
+	tr.rdk = sampleStats(c, &cfg)
+	r, err := source.Open(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -119,7 +131,7 @@ func runTrial(ctx context.Context, c *rungargs.Cell, cl clusters.Cluster, t *tar
 // read starts the producer and reads every record it writes, each batch
 // verified and measured.
 func (tr *liveTrial) read(ctx context.Context, c *rungargs.Cell, r consume.Reader, t *target, readBy time.Duration) error {
-	t0 := time.Now().Add(producerLead(c.Records))
+	t0 := time.Now().Add(rungargs.ProducerLead(c.Records))
 	prod, err := startProducer(ctx, c, t0)
 	if err != nil {
 		return err

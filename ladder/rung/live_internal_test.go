@@ -145,3 +145,22 @@ func TestMaxRateSearch(t *testing.T) {
 		t.Errorf("lowest rate failing: %v", err)
 	}
 }
+
+// TestProducerStopAfterWait: once wait has seen the producer end, stop
+// finds it ended at once (a trial stops its producer on every return; it
+// once waited out stop's 10 s bound after every successful read).
+func TestProducerStopAfterWait(t *testing.T) {
+	p, err := startProc(context.Background(), []string{"sh", "-c", `echo '{"records":1}'`}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := p.wait(context.Background())
+	if err != nil || r.Records != 1 {
+		t.Fatalf("wait = %+v, %v", r, err)
+	}
+	for i := range 2 {
+		if !p.stop() {
+			t.Errorf("stop %d after wait did not see the ended process", i+1)
+		}
+	}
+}

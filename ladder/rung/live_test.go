@@ -1,6 +1,8 @@
 package rung_test
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -70,10 +72,44 @@ func TestLiveCellPerPath(t *testing.T) {
 			if err != nil || !strings.HasPrefix(string(lag), "t_ms,lag_rec,lag_ms\n") || strings.Count(string(lag), "\n") < 2 {
 				t.Errorf("lag series %q: %v", lag, err)
 			}
-			if m, _ := filepath.Glob(filepath.Join(c.LiveDir, "*")); len(m) != 2 {
-				t.Errorf("live dir holds %v", m)
+			// librdkafka's statistics beside them, on its paths only
+			files := 2
+			if p != cell.PathFranz {
+				files++
+				checkRdkStats(t, results.StatsPath(c.LiveDir, r.Name, 2), r.Out)
+			}
+			if m, _ := filepath.Glob(filepath.Join(c.LiveDir, "*")); len(m) != files {
+				t.Errorf("live dir holds %v, want %d files", m, files)
 			}
 		})
+	}
+}
+
+// checkRdkStats: a live cell's statistics file holds librdkafka consumer
+// documents, one a line, as many as its result's file-config line says.
+func checkRdkStats(t *testing.T, path, out string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+	for i, l := range lines {
+		var doc struct {
+			Type   string         `json:"type"`
+			TS     int64          `json:"ts"`
+			Time   int64          `json:"time"`
+			Topics map[string]any `json:"topics"`
+		}
+		if err := json.Unmarshal([]byte(l), &doc); err != nil || doc.Type != "consumer" || doc.Topics == nil {
+			t.Fatalf("statistics line %d %.80q: type %q, %v", i, l, doc.Type, err)
+		}
+		if i == 0 || i == len(lines)-1 {
+			t.Logf("statistics line %d: ts %d us, time %d s", i, doc.TS, doc.Time)
+		}
+	}
+	if want := fmt.Sprintf("librdkafka-stats: %d documents every ", len(lines)); len(b) == 0 || !strings.Contains(out, want) {
+		t.Errorf("%d statistics documents; result lacks %q:\n%s", len(lines), want, out)
 	}
 }
 

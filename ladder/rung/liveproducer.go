@@ -72,21 +72,15 @@ func runProducer(ctx context.Context, c *rungargs.Cell, w io.Writer) error {
 	})
 }
 
-// producerLead is how long before T0 a live cell starts its producer: the
-// process must start, reach the cluster and generate every record before
-// its first intended send time (about 2M records a second on the lab's
-// 2-core VM), or its first records start behind. A late start is not
-// hidden: it shows as producer-behind-ms and as the warm-up's latency.
-func producerLead(records int) time.Duration {
-	return time.Second + time.Duration(records)*time.Second/2_000_000
-}
-
 // producerProc is a running producer process.
 type producerProc struct {
 	cmd    *exec.Cmd
 	out    bytes.Buffer
 	cancel context.CancelFunc
-	done   chan error
+	// done is closed once the process has exited and err is its Wait's
+	// error: wait and stop may both look, in either order
+	done chan struct{}
+	err  error
 }
 
 // startProducer starts c's producer process, writing from t0.
@@ -103,35 +97,39 @@ func startProducer(ctx context.Context, c *rungargs.Cell, t0 time.Time) (*produc
 	if err != nil {
 		return nil, err
 	}
+	p, err := startProc(ctx, argv, files)
+	for _, f := range files {
+		f.Close()
+	}
+	return p, err
+}
+
+// startProc starts argv as a producer process, handing it files.
+func startProc(ctx context.Context, argv []string, files []*os.File) (*producerProc, error) {
 	pctx, cancel := context.WithCancel(ctx)
-	p := &producerProc{cancel: cancel, done: make(chan error, 1)}
+	p := &producerProc{cancel: cancel, done: make(chan struct{})}
 	p.cmd = exec.CommandContext(pctx, argv[0], argv[1:]...)
 	p.cmd.Stdout, p.cmd.Stderr, p.cmd.ExtraFiles = &p.out, os.Stderr, files
 	p.cmd.Cancel = func() error { return p.cmd.Process.Signal(syscall.SIGKILL) }
 	p.cmd.WaitDelay = 5 * time.Second
-	err = p.cmd.Start()
-	for _, f := range files {
-		f.Close()
-	}
-	if err != nil {
+	if err := p.cmd.Start(); err != nil {
 		cancel()
 		return nil, fmt.Errorf("start the producer: %w", err)
 	}
-	go func() { p.done <- p.cmd.Wait() }()
+	go func() { p.err = p.cmd.Wait(); close(p.done) }()
 	return p, nil
 }
 
 // wait waits for the producer to end and returns its report.
 func (p *producerProc) wait(ctx context.Context) (producerReport, error) {
-	var err error
 	select {
-	case err = <-p.done:
+	case <-p.done:
 	case <-ctx.Done():
 		p.cancel()
 		<-p.done
 		return producerReport{}, fmt.Errorf("producer: %w", ctx.Err())
 	}
-	if err != nil {
+	if err := p.err; err != nil {
 		return producerReport{}, fmt.Errorf("producer process: %w (its stderr is above)", err)
 	}
 	var r producerReport
@@ -141,13 +139,16 @@ func (p *producerProc) wait(ctx context.Context) (producerReport, error) {
 	return r, nil
 }
 
-// stop kills the producer if it still runs and waits for it: a failed
-// reader leaves no producer behind.
-func (p *producerProc) stop() {
+// stop kills the producer if it still runs and waits for it (10 s at
+// most): a failed reader leaves no producer behind. It reports whether
+// the process was seen to end; after wait it has ended already.
+func (p *producerProc) stop() bool {
 	p.cancel()
 	select {
 	case <-p.done:
+		return true
 	case <-time.After(10 * time.Second):
+		return false
 	}
 }
 

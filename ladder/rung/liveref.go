@@ -113,7 +113,7 @@ func (l *LiveRead) StartProducer(ctx context.Context) error {
 		return err
 	}
 	c := &l.c
-	t0 := time.Now().Add(producerLead(c.Records))
+	t0 := time.Now().Add(rungargs.ProducerLead(c.Records))
 	prod, err := startProducer(ctx, c, t0)
 	if err != nil {
 		return err
