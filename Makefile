@@ -101,10 +101,12 @@ bench-parity: build kafka-dist
 	FPLAB_KAFKA_DIST=$(KAFKA_DIST) bin/fplab ladder --spec ladder/specs/parity-kafka.yaml
 
 # The live cells (docs/metrics.md "Live cells"): latency per path at three
-# rates on both clusters, the batch x linger sweep, and the highest rate
-# each path sustains; each spec's run directory is printed last.
+# rates on both clusters, the fast path beside the JVM references live,
+# the batch x linger sweep, and the highest rate each path sustains; each
+# spec's run directory is printed last.
 bench-live: build kafka-dist java-refs
 	FPLAB_KAFKA_DIST=$(KAFKA_DIST) FPLAB_JAVA_REFS=$(JAVA_REFS_JAR) bin/fplab ladder --spec ladder/specs/live-rates.yaml
+	FPLAB_KAFKA_DIST=$(KAFKA_DIST) FPLAB_JAVA_REFS=$(JAVA_REFS_JAR) bin/fplab ladder --spec ladder/specs/live-refs.yaml
 	bin/fplab ladder --spec ladder/specs/live.yaml
 	bin/fplab ladder --spec ladder/specs/maxrate.yaml
 
