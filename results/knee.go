@@ -62,46 +62,14 @@ func Knee(swept []*CellSamples, budgetMs float64) []KneePoint {
 	if !(budgetMs > 0) {
 		budgetMs = DefaultBudgetMs
 	}
-	type line struct {
-		kp    KneePoint
-		cells []*CellSamples
-	}
-	lines := make(map[string]*line)
-	var order []*line
-	for _, c := range swept {
-		if m := c.Dims[cell.Mode]; m == cell.ModeLive || m == cell.ModeMaxRate {
-			continue // no checkpoints live: LatencyKnee's cells
-		}
-		rest := make(map[string]string)
-		for k, v := range c.Dims {
-			if k != cell.Format && k != cell.Path && k != cell.Batch {
-				rest[k] = v
-			}
-		}
-		kp := KneePoint{Format: c.Dims[cell.Format], Path: c.Dims[cell.Path], Setting: Setting(rest)}
-		id := kp.Format + "\x00" + kp.Path + "\x00" + kp.Setting
-		l := lines[id]
-		if l == nil {
-			l = &line{kp: kp}
-			lines[id] = l
-			order = append(order, l)
-		}
-		l.cells = append(l.cells, c)
-	}
-	out := make([]KneePoint, 0, len(order))
-	for _, l := range order {
-		out = append(out, kneeOfLine(l.kp, l.cells, budgetMs))
-	}
-	sort.SliceStable(out, func(i, j int) bool {
-		a, b := out[i], out[j]
-		if a.Format != b.Format {
-			return a.Format < b.Format
-		}
-		if a.Path != b.Path {
-			return cell.Less(cell.Path, a.Path, b.Path)
-		}
-		return a.Setting < b.Setting
+	lines := kneeLines(swept, func(c *CellSamples) bool {
+		m := c.Dims[cell.Mode]
+		return m != cell.ModeLive && m != cell.ModeMaxRate // no checkpoints live: LatencyKnee's cells
 	})
+	out := make([]KneePoint, 0, len(lines))
+	for _, l := range lines {
+		out = append(out, kneeOfLine(KneePoint{Format: l.format, Path: l.path, Setting: l.setting}, l.cells, budgetMs))
+	}
 	return out
 }
 

@@ -3,7 +3,6 @@ package results
 import (
 	"fmt"
 	"math"
-	"sort"
 	"strconv"
 
 	"github.com/fastpathlab/fplab/cell"
@@ -70,40 +69,11 @@ func LatencyKnee(swept []*CellSamples, budgetMs float64) []LatencyKneePoint {
 	if !(budgetMs > 0) {
 		budgetMs = DefaultLatencyBudgetMs
 	}
-	type line struct {
-		kp    LatencyKneePoint
-		cells []*CellSamples
+	lines := kneeLines(swept, func(c *CellSamples) bool { return c.Dims[cell.Mode] == cell.ModeLive })
+	out := make([]LatencyKneePoint, 0, len(lines))
+	for _, l := range lines {
+		out = append(out, latencyKneeOfLine(LatencyKneePoint{Format: l.format, Path: l.path, Setting: l.setting}, l.cells, budgetMs))
 	}
-	lines := make(map[string]*line)
-	var order []*line
-	for _, c := range swept {
-		if c.Dims[cell.Mode] != cell.ModeLive {
-			continue
-		}
-		kp := LatencyKneePoint{Format: c.Dims[cell.Format], Path: c.Dims[cell.Path], Setting: KneeSetting(c.Dims)}
-		id := kp.Format + "\x00" + kp.Path + "\x00" + kp.Setting
-		l := lines[id]
-		if l == nil {
-			l = &line{kp: kp}
-			lines[id] = l
-			order = append(order, l)
-		}
-		l.cells = append(l.cells, c)
-	}
-	out := make([]LatencyKneePoint, 0, len(order))
-	for _, l := range order {
-		out = append(out, latencyKneeOfLine(l.kp, l.cells, budgetMs))
-	}
-	sort.SliceStable(out, func(i, j int) bool {
-		a, b := out[i], out[j]
-		if a.Format != b.Format {
-			return a.Format < b.Format
-		}
-		if a.Path != b.Path {
-			return cell.Less(cell.Path, a.Path, b.Path)
-		}
-		return a.Setting < b.Setting
-	})
 	return out
 }
 

@@ -72,15 +72,10 @@ func runGoPath(ctx context.Context, c *rungargs.Cell, b Build, w io.Writer) erro
 // newTarget is what c reads: its corpus of c.Records records placed by its
 // layout, with their row hashes (cached in c.HashCache when set).
 func newTarget(c *rungargs.Cell) (*target, error) {
-	schema, err := workloads.SchemaByName(c.Schema)
+	corpus, codec, err := cellCorpus(c)
 	if err != nil {
 		return nil, err
 	}
-	codec, err := workloads.NewCodec(workloads.Format(c.Format), schema)
-	if err != nil {
-		return nil, err
-	}
-	corpus := workloads.NewCorpus(schema, codec, c.Seed, c.Records, workloads.CorpusOptsOf(c.Cell)...)
 	layout, err := workloads.NewLayout(c.Seed, c.Records, c.Partitions, workloads.ShapeOf(c.Cell))
 	if err != nil {
 		return nil, err
@@ -90,6 +85,20 @@ func newTarget(c *rungargs.Cell) (*target, error) {
 		return nil, err
 	}
 	return &target{corpus: corpus, codec: codec, expected: expected, layout: layout}, nil
+}
+
+// cellCorpus is c's corpus, generated on demand, and its codec: what its
+// producer writes and its checks expect.
+func cellCorpus(c *rungargs.Cell) (*workloads.Corpus, workloads.Codec, error) {
+	schema, err := workloads.SchemaByName(c.Schema)
+	if err != nil {
+		return nil, nil, err
+	}
+	codec, err := workloads.NewCodec(workloads.Format(c.Format), schema)
+	if err != nil {
+		return nil, nil, err
+	}
+	return workloads.NewCorpus(schema, codec, c.Seed, c.Records, workloads.CorpusOptsOf(c.Cell)...), codec, nil
 }
 
 // target is what a cell reads: the corpus's codec and row hashes (keyed

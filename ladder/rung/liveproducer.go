@@ -15,7 +15,6 @@ import (
 	"github.com/fastpathlab/fplab/cell"
 	"github.com/fastpathlab/fplab/clusters"
 	"github.com/fastpathlab/fplab/ladder/rungargs"
-	"github.com/fastpathlab/fplab/workloads"
 )
 
 // A live cell's producer runs in a process of its own (role producer: the
@@ -48,15 +47,10 @@ type producerReport struct {
 // runProducer is a producer process: it writes the cell's corpus to its
 // topic at its rate from T0 and prints a producerReport.
 func runProducer(ctx context.Context, c *rungargs.Cell, w io.Writer) error {
-	schema, err := workloads.SchemaByName(c.Schema)
+	corpus, _, err := cellCorpus(c)
 	if err != nil {
 		return err
 	}
-	codec, err := workloads.NewCodec(workloads.Format(c.Format), schema)
-	if err != nil {
-		return err
-	}
-	corpus := workloads.NewCorpus(schema, codec, c.Seed, c.Records, workloads.CorpusOptsOf(c.Cell)...)
 	st, err := clusters.ProducePaced(ctx, clusters.Cluster{Bootstrap: c.Bootstrap, Props: c.Props}, clusters.Paced{
 		Topic: c.Topic, Partitions: c.Partitions, Records: c.Records, Rate: float64(c.Rate),
 		T0: time.Unix(0, c.T0), Message: corpus.Message, Meta: clusters.KeysOf(corpus),

@@ -15,7 +15,6 @@ import (
 	"github.com/fastpathlab/fplab/clusters"
 	"github.com/fastpathlab/fplab/ladder/rungargs"
 	"github.com/fastpathlab/fplab/results"
-	"github.com/fastpathlab/fplab/workloads"
 )
 
 // A live cell of a path whose reader is another process (the JVM
@@ -247,15 +246,10 @@ func newLiveCheck(partitions, records int) *liveCheck {
 // expect computes the expected sums from c's corpus, the producer's
 // (runProducer), a goroutine per core over the partitions.
 func (k *liveCheck) expect(c *rungargs.Cell) error {
-	schema, err := workloads.SchemaByName(c.Schema)
+	corpus, _, err := cellCorpus(c)
 	if err != nil {
 		return err
 	}
-	codec, err := workloads.NewCodec(workloads.Format(c.Format), schema)
-	if err != nil {
-		return err
-	}
-	corpus := workloads.NewCorpus(schema, codec, c.Seed, c.Records, workloads.CorpusOptsOf(c.Cell)...)
 	want := make([]PartitionSum, k.partitions)
 	var wg sync.WaitGroup
 	g := min(runtime.GOMAXPROCS(0), k.partitions)

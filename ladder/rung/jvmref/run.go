@@ -21,14 +21,7 @@ import (
 // o.Records; a non-zero exit is an error carrying the program's one
 // "fplab: ..." stderr line (or its last stderr lines).
 func Run(ctx context.Context, java, jar string, o Opts) (Result, error) {
-	if err := kafka.CheckRefJar(jar); err != nil {
-		return Result{}, err
-	}
-	argv, err := Argv(jar, o)
-	if err != nil {
-		return Result{}, err
-	}
-	tmp, err := os.MkdirTemp("", "fplab-jvm-")
+	argv, tmp, err := prepare(jar, o)
 	if err != nil {
 		return Result{}, err
 	}
@@ -43,15 +36,8 @@ func Run(ctx context.Context, java, jar string, o Opts) (Result, error) {
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	}
 	what := "java " + string(o.Program)
-	if ctx.Err() != nil {
-		return Result{}, fmt.Errorf("%s did not finish within %v (killed): %s", what, o.Timeout+killGrace, failureLine(stderr.String()))
-	}
-	if err != nil {
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			return Result{}, fmt.Errorf("%s: %w: %s", what, err, failureLine(stderr.String()))
-		}
-		return Result{}, fmt.Errorf("%s: %w", what, err)
+	if err := exitError(what, err, ctx.Err() != nil, o.Timeout+killGrace, stderr.String()); err != nil {
+		return Result{}, err
 	}
 	r, err := ParseResult(stdout.String())
 	if err != nil {
@@ -69,12 +55,50 @@ func Run(ctx context.Context, java, jar string, o Opts) (Result, error) {
 	if r.Records != int64(o.Records) {
 		return Result{}, fmt.Errorf("%s read %d records, corpus has %d", what, r.Records, o.Records)
 	}
-	r.Argv = cmd.Args[1:] // the temporary directory's flag included
+	r.ran(cmd)
+	return r, nil
+}
+
+// prepare checks the jar and renders o's command line, and makes the
+// JVM's temporary directory, the caller's to remove.
+func prepare(jar string, o Opts) (argv []string, tmp string, err error) {
+	if err := kafka.CheckRefJar(jar); err != nil {
+		return nil, "", err
+	}
+	if argv, err = Argv(jar, o); err != nil {
+		return nil, "", err
+	}
+	if tmp, err = os.MkdirTemp("", "fplab-jvm-"); err != nil {
+		return nil, "", err
+	}
+	return argv, tmp, nil
+}
+
+// exitError is how program what ended, as an error: nil when it exited
+// cleanly, its overrun of limit when timedOut, else its exit with its
+// failure line (failureLine of stderr).
+func exitError(what string, err error, timedOut bool, limit time.Duration, stderr string) error {
+	switch {
+	case timedOut:
+		return fmt.Errorf("%s did not finish within %v (killed): %s", what, limit, failureLine(stderr))
+	case err == nil:
+		return nil
+	}
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return fmt.Errorf("%s: %w: %s", what, err, failureLine(stderr))
+	}
+	return fmt.Errorf("%s: %w", what, err)
+}
+
+// ran sets what the Go side saw of the ended process: its command line
+// (the temporary directory's flag included), CPU and peak RSS.
+func (r *Result) ran(cmd *exec.Cmd) {
+	r.Argv = cmd.Args[1:]
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok && ru != nil {
 		r.CPU = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 		r.MaxRSS = ru.Maxrss
 	}
-	return r, nil
 }
 
 // jvmCommand is the command running java with argv in a process group of

@@ -4,15 +4,12 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"strings"
 	"syscall"
 	"time"
 
-	"github.com/fastpathlab/fplab/clusters/kafka"
 	"github.com/fastpathlab/fplab/ladder/rung"
 )
 
@@ -34,14 +31,7 @@ func RunLive(ctx context.Context, java, jar string, o Opts, h LiveHandler) (Resu
 	if !o.Live {
 		return Result{}, LiveResult{}, fmt.Errorf("RunLive of java %s without Opts.Live", o.Program)
 	}
-	if err := kafka.CheckRefJar(jar); err != nil {
-		return Result{}, LiveResult{}, err
-	}
-	argv, err := Argv(jar, o)
-	if err != nil {
-		return Result{}, LiveResult{}, err
-	}
-	tmp, err := os.MkdirTemp("", "fplab-jvm-")
+	argv, tmp, err := prepare(jar, o)
 	if err != nil {
 		return Result{}, LiveResult{}, err
 	}
@@ -65,17 +55,11 @@ func RunLive(ctx context.Context, java, jar string, o Opts, h LiveHandler) (Resu
 	}
 	err = cmd.Wait()
 	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-	switch {
-	case lerr != nil:
+	if lerr != nil {
 		return Result{}, LiveResult{}, lerr
-	case tctx.Err() != nil && ctx.Err() == nil:
-		return Result{}, LiveResult{}, fmt.Errorf("%s did not finish within %v (killed): %s", what, o.Timeout+killGrace, failureLine(stderr.String()))
-	case err != nil:
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			return Result{}, LiveResult{}, fmt.Errorf("%s: %w: %s", what, err, failureLine(stderr.String()))
-		}
-		return Result{}, LiveResult{}, fmt.Errorf("%s: %w", what, err)
+	}
+	if err := exitError(what, err, tctx.Err() != nil && ctx.Err() == nil, o.Timeout+killGrace, stderr.String()); err != nil {
+		return Result{}, LiveResult{}, err
 	}
 	r, err := ParseResult(rest)
 	if err != nil {
@@ -91,11 +75,7 @@ func RunLive(ctx context.Context, java, jar string, o Opts, h LiveHandler) (Resu
 	if err != nil {
 		return Result{}, LiveResult{}, err
 	}
-	r.Argv = cmd.Args[1:] // the temporary directory's flag included
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok && ru != nil {
-		r.CPU = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-		r.MaxRSS = ru.Maxrss
-	}
+	r.ran(cmd)
 	return r, lr, nil
 }
 
