@@ -259,7 +259,7 @@ func WhyNotLive(p, mode string) string {
 		return ""
 	case mode == ModeMaxRate && LivePath(p) && !MaxRatePath(p):
 		return "a max-rate search runs its trials through a Go reader only; for the JVM references each trial would be a JVM (and a Flink MiniCluster) started anew, which is not built"
-	case LivePath(p) && (mode == ModeLive || MaxRatePath(p)):
+	case LivePath(p):
 		return ""
 	case p == PathRowwise:
 		return "a row path has no linger rule; its batches are handed over only when full"
