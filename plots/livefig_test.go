@@ -125,8 +125,8 @@ func planLive(t testing.TB, a *results.Analysis, opt Options) []Figure {
 
 func TestLiveFigures(t *testing.T) {
 	figs := planLive(t, sweepLive.analysis(t), Options{})
-	if n := len(figs); n < 3 || figs[n-3].Name != latencyFigureName || figs[n-2].Name != lagFigureName || figs[n-1].Name != latencyBatchFigureName {
-		t.Fatalf("the live figures are not the last three of %d", n)
+	if n := len(figs); n < 4 || figs[n-4].Name != latencyFigureName || figs[n-3].Name != lagFigureName || figs[n-2].Name != latencyBatchFigureName || figs[n-1].Name != maxRateFigureName {
+		t.Fatalf("the live figures are not the last four of %d", n)
 	}
 
 	lat := figureByName(t, figs, latencyFigureName)

@@ -16,7 +16,8 @@ import (
 // checkpoint trade-off (with the analysis's knee and budget), and the
 // allocator, CRC and broker-count comparisons, and last the live cells'
 // latency percentiles and lag (Analysis.Live) and their p99 against batch
-// size (with Analysis.LatencyKnee and its budget). It draws the swept cells
+// size (with Analysis.LatencyKnee and its budget), and each maxrate
+// cell's sustained rate beside its bounded twin's rec/s. It draws the swept cells
 // as the analysis counted them and computes nothing the analysis holds.
 // It is pure data (no rendering); a figure without data carries a Skip
 // reason instead of panels.
@@ -29,7 +30,7 @@ func Plan(a *results.Analysis, opt Options) ([]Figure, error) {
 	styles := pathStyles(ds.cells)
 	figs := overviewFigures(ds, opt, styles)
 	figs = append(figs, axisFigures(ds, opt, styles)...)
-	live := append(liveFigures(a, ds, opt, styles), latencyBatchFigure(a, ds, opt, styles))
+	live := append(liveFigures(a, ds, opt, styles), latencyBatchFigure(a, ds, opt, styles), maxRateFigure(ds, opt))
 	formats := values(ds.cells, cell.Format)
 	if len(formats) == 0 {
 		figs = append(figs, Figure{Name: "throughput", Title: opt.title("Throughput vs batch size"), Skip: "no cells with a format in the journal"})

@@ -31,10 +31,13 @@ func TestPlanFixture(t *testing.T) {
 	var names []string
 	for _, f := range figs {
 		names = append(names, f.Name)
-		live := f.Name == latencyFigureName || f.Name == lagFigureName || f.Name == latencyBatchFigureName
+		live := f.Name == latencyFigureName || f.Name == lagFigureName || f.Name == latencyBatchFigureName || f.Name == maxRateFigureName
 		want := "no live cells (mode=live or maxrate) in this run"
-		if f.Name == latencyBatchFigureName {
+		switch f.Name {
+		case latencyBatchFigureName:
 			want = "no live cells (mode=live) in this run"
+		case maxRateFigureName:
+			want = "no max-rate-rec/s samples (no mode=maxrate cells in this run)"
 		}
 		if live && f.Skip != want {
 			t.Errorf("live figure %s: skip %q, want %q", f.Name, f.Skip, want)
@@ -46,7 +49,7 @@ func TestPlanFixture(t *testing.T) {
 			t.Errorf("figure %s carries the emulated label in a native run", f.Name)
 		}
 	}
-	if got, want := strings.Join(names, " "), "overview by-path by-batch by-brokers by-alloc by-crc throughput-json tradeoff-json alloc-json crc-json brokers-json latency-percentiles lag latency-batch"; got != want {
+	if got, want := strings.Join(names, " "), "overview by-path by-batch by-brokers by-alloc by-crc throughput-json tradeoff-json alloc-json crc-json brokers-json latency-percentiles lag latency-batch max-rate"; got != want {
 		t.Fatalf("figures = %s, want %s", got, want)
 	}
 

@@ -31,7 +31,7 @@ func TestWriteAll(t *testing.T) {
 	}
 	// The sweep has no live cells: the live figures are all it skips.
 	noLive := "no live cells (mode=live or maxrate) in this run"
-	if list, err := os.ReadFile(files[22]); err != nil || string(list) != "latency-percentiles: "+noLive+"\nlag: "+noLive+"\nlatency-batch: no live cells (mode=live) in this run\n" {
+	if list, err := os.ReadFile(files[22]); err != nil || string(list) != "latency-percentiles: "+noLive+"\nlag: "+noLive+"\nlatency-batch: no live cells (mode=live) in this run\nmax-rate: no max-rate-rec/s samples (no mode=maxrate cells in this run)\n" {
 		t.Errorf("skipped.txt = %q, %v; want only the live figures", list, err)
 	}
 
