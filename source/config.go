@@ -25,10 +25,40 @@ type Config struct {
 	Topic string
 	// Partitions is the topic's partition count; the reader assigns all.
 	Partitions int
-	// Start is the first offset to read per partition (nil: the log
-	// starts). A start below a partition's log start (records deleted)
+	// Start is the first offset to read per partition (nil: where StartAt
+	// says). A start below a partition's log start (records deleted)
 	// fails the read; it never skips ahead. Nil with Live.
 	Start []int64
+	// StartAt is where a read starts when Start is nil, as Apache Flink's
+	// KafkaSource starts (OffsetsInitializer): StartEarliest, the zero
+	// value, at the low watermarks; StartLatest at the high watermarks
+	// captured at open (without Stop the read then reads nothing);
+	// StartTimestamp at each partition's first record at or after
+	// StartTime; StartCommitted at Group's committed offsets, Reset
+	// deciding where there is none or it is out of range. Anything but
+	// StartEarliest needs Start nil and Live false.
+	StartAt StartMode
+	// StartTime is the timestamp StartTimestamp starts at: per partition
+	// the first record whose timestamp is at or after it (ListOffsets by
+	// timestamp), the high watermark at open where no record is. Zero
+	// unless StartAt is StartTimestamp.
+	StartTime time.Time
+	// Group is the consumer group whose committed offsets StartCommitted
+	// starts at; nothing joins it or commits to it. On the librdkafka
+	// paths it is the group.id (empty: a synthetic fplab-<path>-<time>).
+	// Empty means no group, which StartCommitted refuses.
+	Group string
+	// Reset is what StartCommitted does for a partition without a
+	// committed offset or with one out of its range [low, high watermark]
+	// at open: ResetEarliest starts at the low watermark, ResetLatest at
+	// the high one, ResetNone, the zero value (Flink's default), fails the
+	// open with one line naming the partition, the group and the offset.
+	// Zero unless StartAt is StartCommitted.
+	Reset Reset
+	// ClientID is the client id's prefix: every path's client runs as
+	// <prefix>-0, as Flink's subtask 0 (client.id on librdkafka,
+	// kgo.ClientID on franz). Empty: Group, or fplab-<path> without one.
+	ClientID string
 	// Stop is the offset per partition at which reading ends (nil: the high
 	// watermarks captured when the reader opens): a partition is finished
 	// when the consumer's position reaches it, whether the last records
@@ -133,6 +163,9 @@ func (c *Config) validate() error {
 	if err := c.validateLive(); err != nil {
 		return err
 	}
+	if err := c.validateStart(); err != nil {
+		return err
+	}
 	if err := c.validateStats(); err != nil {
 		return err
 	}
@@ -150,7 +183,7 @@ var fixedProps = map[string]bool{
 	"bootstrap.servers": true, "group.id": true, "enable.auto.commit": true,
 	"enable.auto.offset.store": true, "fetch.queue.backoff.ms": true,
 	"check.crcs": true, "enable.partition.eof": true, "enable.metrics.push": true,
-	"auto.offset.reset": true, "isolation.level": true,
+	"auto.offset.reset": true, "isolation.level": true, "client.id": true,
 	// openRdk routes librdkafka's log lines away from stderr.
 	"go.logs.channel.enable": true, "go.logs.channel": true, "log.queue": true,
 	// Config.Stats sets it, and opens the route its documents take
@@ -161,7 +194,9 @@ var fixedProps = map[string]bool{
 
 // librdkafkaConfig is the one configuration shared by rowwise, shallow and
 // fast. Partitions are assigned explicitly (no group rebalance), so group.id
-// only satisfies the high-level consumer and nothing is committed.
+// only satisfies the high-level consumer (see Config.groupID; it is the
+// Group whose committed offsets StartCommitted reads) and nothing is
+// committed. client.id is Config.clientID, Flink's subtask 0's.
 //
 //   - fetch.queue.backoff.ms=1: librdkafka's default (1000 ms) pauses a
 //     partition's fetcher whenever the local queue is full; with it Poll was
@@ -189,7 +224,8 @@ var fixedProps = map[string]bool{
 func librdkafkaConfig(c *Config) map[string]string {
 	m := map[string]string{
 		"bootstrap.servers":        strings.Join(c.Bootstrap, ","),
-		"group.id":                 fmt.Sprintf("fplab-%s-%d", c.Path, time.Now().UnixNano()),
+		"group.id":                 c.groupID(),
+		"client.id":                c.clientID(),
 		"enable.auto.commit":       "false",
 		"enable.auto.offset.store": "false",
 		"fetch.queue.backoff.ms":   "1",

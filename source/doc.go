@@ -14,7 +14,11 @@
 // in bulk through source/internal/drain, the only cgo under source) and
 // franz (franz-go). A reader emits batches of Config.Batch rows with the
 // split state after each, reads each partition's range [start, stop)
-// (stop: the high watermark at open unless Config.Stop says otherwise), adds
+// (stop: the high watermark at open unless Config.Stop says otherwise;
+// start: Config.Start, else where Apache Flink's KafkaSource starts by
+// Config.StartAt: the log start, the high watermark at open, the first
+// record at or after Config.StartTime, or Config.Group's committed offset
+// with Config.Reset where it is absent or out of range), adds
 // key and headers columns with Config.Keys, and ends with io.EOF or one
 // error line. With Config.Live a columnar path reads unbounded instead,
 // from the end of the log at open, handing over a batch that is not full

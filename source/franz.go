@@ -38,6 +38,7 @@ func openFranz(ctx context.Context, cfg *Config) (*franzReader, error) {
 	}
 	opts := []kgo.Opt{
 		kgo.SeedBrokers(cfg.Bootstrap...),
+		kgo.ClientID(cfg.clientID()),
 		kgo.DialTimeout(cfg.Timeout),
 		kgo.RetryTimeout(cfg.Timeout),
 		kgo.RequestTimeoutOverhead(cfg.Timeout),

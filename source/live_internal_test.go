@@ -92,16 +92,16 @@ func TestBoundedAssemblerRunsNoLinger(t *testing.T) {
 // watermark at open and has no stop; a bounded one is unchanged.
 func TestLiveBounds(t *testing.T) {
 	wm := func() ([]int64, []int64, error) { return []int64{0, 5}, []int64{7, 9}, nil }
-	start, stop, err := bounds(&Config{Live: true}, wm)
+	start, stop, err := bounds(&Config{Live: true}, wm, nil)
 	if err != nil || !slices.Equal(start, []int64{7, 9}) || !slices.Equal(stop, []int64{unbounded, unbounded}) {
 		t.Errorf("live: %v %v %v", start, stop, err)
 	}
-	start, stop, err = bounds(&Config{}, wm)
+	start, stop, err = bounds(&Config{}, wm, nil)
 	if err != nil || !slices.Equal(start, []int64{0, 5}) || !slices.Equal(stop, []int64{7, 9}) {
 		t.Errorf("bounded: %v %v %v", start, stop, err)
 	}
 	boom := errors.New("boom")
-	if _, _, err := bounds(&Config{Live: true}, func() ([]int64, []int64, error) { return nil, nil, boom }); !errors.Is(err, boom) {
+	if _, _, err := bounds(&Config{Live: true}, func() ([]int64, []int64, error) { return nil, nil, boom }, nil); !errors.Is(err, boom) {
 		t.Errorf("live, watermarks failing: %v", err)
 	}
 }

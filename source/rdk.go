@@ -120,7 +120,8 @@ func (r *rdkConsumer) setup(cfg *Config) error {
 	if len(tm.Partitions) != cfg.Partitions {
 		return fmt.Errorf("topic %q has %d partitions, cell expects %d", cfg.Topic, len(tm.Partitions), cfg.Partitions)
 	}
-	r.start, r.stop, err = bounds(cfg, func() ([]int64, []int64, error) { return r.watermarks(cfg, ms) })
+	r.start, r.stop, err = bounds(cfg, func() ([]int64, []int64, error) { return r.watermarks(cfg, ms) },
+		rdkStart{c: r.c, topic: cfg.Topic, parts: cfg.Partitions, ms: ms})
 	if err != nil {
 		return err
 	}
@@ -190,11 +191,12 @@ func (r *rdkConsumer) position(a *assembler) {
 	}
 }
 
-// bounds resolves start and stop offsets: the configured ones, or the low
-// and high watermarks read when the reader opens. The watermarks are only
-// asked for when a configured bound is missing. A live read's are
-// liveBounds.
-func bounds(cfg *Config, watermarks func() (lo, hi []int64, err error)) (start, stop []int64, err error) {
+// bounds resolves start and stop offsets: the configured ones, or those
+// of the low and high watermarks read when the reader opens: the start by
+// Config.StartAt (resolveStart, which asks fetch what its mode needs), the
+// stop the high watermark. The watermarks are only asked for when a
+// configured bound is missing. A live read's are liveBounds.
+func bounds(cfg *Config, watermarks func() (lo, hi []int64, err error), fetch startFetcher) (start, stop []int64, err error) {
 	if cfg.Live {
 		return liveBounds(watermarks)
 	}
@@ -205,7 +207,9 @@ func bounds(cfg *Config, watermarks func() (lo, hi []int64, err error)) (start, 
 			return nil, nil, err
 		}
 		if start == nil {
-			start = lo
+			if start, err = resolveStart(cfg, lo, hi, fetch); err != nil {
+				return nil, nil, err
+			}
 		}
 		if stop == nil {
 			stop = hi
