@@ -1,0 +1,121 @@
+package clusters
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kgo"
+)
+
+// CommitOffsets commits offsets[p] for partition p of topic as group's
+// committed offsets (Kafka's OffsetCommit for a group with no members, as
+// an admin tool commits them); a negative offset leaves its partition
+// without a commit. Any offset is accepted, one outside the partition's log
+// included: that is how a start-up case sets up an out-of-range commit.
+// ctx bounds the call (30 s when it has no deadline).
+func CommitOffsets(ctx context.Context, c Cluster, group, topic string, offsets []int64) error {
+	if group == "" {
+		return fmt.Errorf("commit offsets of topic %s: no group", topic)
+	}
+	return c.withAdmin(ctx, func(ctx context.Context, adm *kadm.Client) error {
+		os := kadm.Offsets{}
+		for p, o := range offsets {
+			if o >= 0 {
+				os.Add(kadm.Offset{Topic: topic, Partition: int32(p), At: o, LeaderEpoch: -1})
+			}
+		}
+		if len(os) == 0 {
+			return nil
+		}
+		resp, err := adm.CommitOffsets(ctx, group, os)
+		if err != nil {
+			return c.requestError(fmt.Sprintf("commit offsets of group %s", group), err)
+		}
+		if err := resp.Error(); err != nil {
+			return fmt.Errorf("commit offsets of group %s on topic %s: %w", group, topic, err)
+		}
+		return nil
+	})
+}
+
+// OffsetsAfter returns, per partition of topic, the offset of the first
+// record whose timestamp is at or after ms (milliseconds since the epoch),
+// as the broker answers ListOffsets by timestamp: the high watermark where
+// no record is that late (kadm asks again for those). ctx bounds the call (30 s when it has no
+// deadline).
+func OffsetsAfter(ctx context.Context, c Cluster, topic string, partitions int, ms int64) ([]int64, error) {
+	if err := validateCorpus(topic, partitions, 0); err != nil {
+		return nil, err
+	}
+	out := make([]int64, partitions)
+	err := c.withAdmin(ctx, func(ctx context.Context, adm *kadm.Client) error {
+		after, err := adm.ListOffsetsAfterMilli(ctx, ms, topic)
+		if err != nil {
+			return c.requestError("offsets after a timestamp of topic "+topic, err)
+		}
+		for p := range out {
+			o, ok := after.Lookup(topic, int32(p))
+			switch {
+			case !ok:
+				return fmt.Errorf("offsets after a timestamp of topic %s: no answer for partition %d", topic, p)
+			case o.Err != nil:
+				return fmt.Errorf("offsets after a timestamp of topic %s, partition %d: %w", topic, p, o.Err)
+			case o.Offset < 0:
+				return fmt.Errorf("offsets after a timestamp of topic %s: partition %d answered %d", topic, p, o.Offset)
+			default:
+				out[p] = o.Offset
+			}
+		}
+		return nil
+	})
+	return out, err
+}
+
+// Groups lists the groups the cluster knows (ListGroups), sorted: a
+// reader that never joins a group nor commits leaves none behind. ctx
+// bounds the call (30 s when it has no deadline).
+func Groups(ctx context.Context, c Cluster) ([]string, error) {
+	var out []string
+	err := c.withAdmin(ctx, func(ctx context.Context, adm *kadm.Client) error {
+		groups, err := adm.ListGroups(ctx)
+		if err != nil {
+			return c.requestError("list groups", err)
+		}
+		out = groups.Groups()
+		return nil
+	})
+	return out, err
+}
+
+// TimestampAt returns the timestamp (milliseconds since the epoch) of the
+// record at offset of topic's partition, read with a client of its own.
+// ctx bounds the call (30 s when it has no deadline).
+func TimestampAt(ctx context.Context, c Cluster, topic string, partition int32, offset int64) (int64, error) {
+	ctx, cancel := withDefaultTimeout(ctx)
+	defer cancel()
+	cl, err := c.newClient(ctx,
+		kgo.ConsumePartitions(map[string]map[int32]kgo.Offset{topic: {partition: kgo.NewOffset().At(offset)}}),
+		kgo.ConsumeResetOffset(kgo.NoResetOffset()),
+	)
+	if err != nil {
+		return 0, err
+	}
+	defer cl.Close()
+	for {
+		fs := cl.PollFetches(ctx)
+		if err := ctx.Err(); err != nil {
+			return 0, c.requestError(fmt.Sprintf("the record at %s/%d@%d", topic, partition, offset), err)
+		}
+		var fetchErr error
+		fs.EachError(func(_ string, _ int32, err error) { fetchErr = err })
+		if fetchErr != nil {
+			return 0, fmt.Errorf("the record at %s/%d@%d: %w", topic, partition, offset, fetchErr)
+		}
+		for _, r := range fs.Records() {
+			if r.Offset >= offset {
+				return r.Timestamp.UnixMilli(), nil
+			}
+		}
+	}
+}
