@@ -203,6 +203,36 @@ const (
 	CaseDenied = "denied"
 )
 
+// Start-up cases (key case): where a read starts when it is told a mode,
+// not offsets, as Flink's OffsetsInitializer names them. Each reads the
+// shared topic to its end from where the mode says, or fails.
+const (
+	// CaseStartLatest starts at the end (the high watermarks at open).
+	CaseStartLatest = "start-latest"
+	// CaseStartTimestamp starts at the first record at or after a
+	// timestamp in the middle of the topic.
+	CaseStartTimestamp = "start-timestamp"
+	// CaseCommitted starts at a group's committed offsets, set mid-topic.
+	CaseCommitted = "committed"
+	// CaseCommittedNoGroup asks for committed offsets without a group id:
+	// it must fail.
+	CaseCommittedNoGroup = "committed-no-group"
+	// CaseCommittedAbsentNone, -Earliest and -Latest start from a group
+	// that committed nothing, with that reset strategy: none must fail.
+	CaseCommittedAbsentNone     = "committed-absent-none"
+	CaseCommittedAbsentEarliest = "committed-absent-earliest"
+	CaseCommittedAbsentLatest   = "committed-absent-latest"
+	// CaseCommittedAboveNone and -Latest start from commits past the
+	// partitions' ends: none must fail, latest starts at the end.
+	CaseCommittedAboveNone   = "committed-above-none"
+	CaseCommittedAboveLatest = "committed-above-latest"
+	// CaseCommittedBelowNone and -Earliest start from commits below the
+	// log start (on the topic of case deleted): none must fail, earliest
+	// starts at the log start.
+	CaseCommittedBelowNone     = "committed-below-none"
+	CaseCommittedBelowEarliest = "committed-below-earliest"
+)
+
 // Decoders: the lab's columnar decoder, the stock library route, or none
 // at all: the path's consume-only twin, which drains exactly as the path
 // does but builds no Arrow batch (records and positions are still counted
@@ -346,9 +376,34 @@ func Decoders() []string { return []string{DecoderLab, DecoderStock, DecoderNone
 
 // Cases lists the parity cases.
 func Cases() []string {
-	return []string{CaseNone, CaseEmptyPartition, CaseUneven, CaseStartIsStop, CaseAppended,
-		CaseUnknownTopic, CaseDeleted, CaseUnreachable, CaseDenied}
+	return append([]string{CaseNone, CaseEmptyPartition, CaseUneven, CaseStartIsStop, CaseAppended,
+		CaseUnknownTopic, CaseDeleted, CaseUnreachable, CaseDenied}, StartCases()...)
 }
+
+// StartCases lists the start-up cases.
+func StartCases() []string {
+	return []string{CaseStartLatest, CaseStartTimestamp, CaseCommitted, CaseCommittedNoGroup,
+		CaseCommittedAbsentNone, CaseCommittedAbsentEarliest, CaseCommittedAbsentLatest,
+		CaseCommittedAboveNone, CaseCommittedAboveLatest, CaseCommittedBelowNone, CaseCommittedBelowEarliest}
+}
+
+// TopicCase is the case whose topic a parity case reads, when it needs
+// one of its own: one that shapes the topic (empty-partition, uneven) or
+// changes it while cells read (deleted, appended); the committed-below
+// cases read case deleted's topic (their commits lie below its log start).
+// It is none for the others, which read the shared topic.
+func TopicCase(c string) string {
+	switch c {
+	case CaseEmptyPartition, CaseUneven, CaseDeleted, CaseAppended:
+		return c
+	case CaseCommittedBelowNone, CaseCommittedBelowEarliest:
+		return CaseDeleted
+	}
+	return CaseNone
+}
+
+// StartCase reports whether a parity case is a start-up case.
+func StartCase(c string) bool { return slices.Contains(StartCases(), c) }
 
 // SpecialRead reports whether a parity case reads otherwise than a plain
 // cell, from the topic's start to its end (all but none and the two cases
@@ -364,7 +419,8 @@ func SpecialRead(c string) bool {
 // FailureCase reports whether a parity case is one the cell must fail on.
 func FailureCase(c string) bool {
 	switch c {
-	case CaseUnknownTopic, CaseDeleted, CaseUnreachable, CaseDenied:
+	case CaseUnknownTopic, CaseDeleted, CaseUnreachable, CaseDenied,
+		CaseCommittedNoGroup, CaseCommittedAbsentNone, CaseCommittedAboveNone, CaseCommittedBelowNone:
 		return true
 	}
 	return false

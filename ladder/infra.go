@@ -69,7 +69,7 @@ type CorpusSpec struct {
 	Format string
 	// Topic holds the parts of the cells' names that shape their topic:
 	// compression, size, keys, nulls, txn, and a case that shapes or changes the
-	// topic (topicCase); every other field of it is unset.
+	// topic (cell.TopicCase); every other field of it is unset.
 	Topic      cell.Cell
 	Schema     string
 	Seed       uint64
@@ -79,18 +79,7 @@ type CorpusSpec struct {
 
 // topicParts are the cell parts that make a topic of its own.
 func topicParts(c cell.Cell) cell.Cell {
-	return cell.Cell{Compression: c.Value(cell.Compression), Size: c.Size, Keys: c.Keys, Nulls: c.Nulls, Txn: c.Txn, Case: topicCase(c.Value(cell.Case))}
-}
-
-// topicCase is a parity case that needs a topic of its own: one that shapes
-// the topic (empty-partition, uneven) or changes it while cells read
-// (deleted, appended); none for the others, which read the shared topic.
-func topicCase(c string) string {
-	switch c {
-	case cell.CaseEmptyPartition, cell.CaseUneven, cell.CaseDeleted, cell.CaseAppended:
-		return c
-	}
-	return cell.CaseNone
+	return cell.Cell{Compression: c.Value(cell.Compression), Size: c.Size, Keys: c.Keys, Nulls: c.Nulls, Txn: c.Txn, Case: cell.TopicCase(c.Value(cell.Case))}
 }
 
 // corpusTopic names the topic of a corpus: its ID (which carries the record

@@ -32,6 +32,11 @@ var surfaceMarks = map[string][]string{
 	cell.CaseDeleted:      {"out of range"},
 	cell.CaseUnreachable:  {"metadata", "connect", "refused", "brokers down", "transport"},
 	cell.CaseDenied:       {"authoriz"},
+	// the start-up failures (startcase.go)
+	cell.CaseCommittedNoGroup:    {"group id"},
+	cell.CaseCommittedAbsentNone: {"no committed offset"},
+	cell.CaseCommittedAboveNone:  {"out of range"},
+	cell.CaseCommittedBelowNone:  {"out of range"},
 }
 
 // runCase runs one parity case: a read that must finish at its stop with
@@ -76,6 +81,14 @@ func runCase(ctx context.Context, c *rungargs.Cell, b Build, cl clusters.Cluster
 		}
 		cfg.Bootstrap = []string{addr}
 	}
+	if cell.StartCase(c.Case) {
+		plan, err := PlanStart(ctx, c, cl, start, stop)
+		if err != nil {
+			return err
+		}
+		plan.apply(&cfg)
+		start = plan.Want
+	}
 
 	t0 := time.Now()
 	v := t.verifier(c.Batch)
@@ -98,6 +111,11 @@ func runCase(ctx context.Context, c *rungargs.Cell, b Build, cl clusters.Cluster
 	}
 	if err := v.checkEnd(st, start, stop); err != nil {
 		return err
+	}
+	if cell.StartCase(c.Case) && cfg.Group == "" {
+		if err := noGroupLeft(ctx, c, cl); err != nil {
+			return err
+		}
 	}
 	return WriteResult(w, c, b, client, st.Records, []results.Metric{
 		{Value: float64(st.Records), Unit: results.UnitRec},

@@ -29,8 +29,9 @@ func shapedTopic(t *testing.T, c rungargs.Cell) string {
 	codec, _ := workloads.NewCodec(workloads.Format(c.Format), s)
 	corpus := workloads.NewCorpus(s, codec, c.Seed, c.Records, workloads.CorpusOptsOf(c.Cell)...)
 	topic := fmt.Sprintf("%s-n%g-txn%v-e%d-u%v", corpus.ID(), sh.Nulls, sh.Txn, sh.Empty, sh.Uneven)
-	if c.Case == cell.CaseDeleted || c.Case == cell.CaseAppended {
-		topic += "-" + c.Case
+	tc := cell.TopicCase(c.Case)
+	if tc == cell.CaseDeleted || tc == cell.CaseAppended {
+		topic += "-" + tc
 	}
 	v, _ := shapedTopics.LoadOrStore(topic, new(sync.Once))
 	once := v.(*sync.Once)
@@ -48,7 +49,7 @@ func shapedTopic(t *testing.T, c rungargs.Cell) string {
 			clusters.WithLayout(l), clusters.WithKeys(corpus)); err != nil {
 			return
 		}
-		if c.Case == cell.CaseDeleted {
+		if tc == cell.CaseDeleted {
 			err = clusters.DeleteRecords(ctx, cl, topic, l.DeletedBelow())
 		}
 	})
