@@ -262,8 +262,8 @@ func checkCombinations(s *Spec, cells []cell.Cell) error {
 			return fieldErrorf("checkpoint", "path %s cannot checkpoint (it only counts records), but cell %s does", c.Path, c.Name())
 		case c.Path == cell.PathFlink && c.Ckpt > 0 && s.Failures > 0:
 			return fieldErrorf("failures", "path flink checkpoints with Flink's own mechanism and cannot have its reader killed, but cell %s would be (failures: %d); exclude it", c.Name(), s.Failures)
-		case counting && (c.Txn || c.Value(cell.Case) != cell.CaseNone) && !flinkStartCase(c):
-			return fieldErrorf(cell.Path, "%s only counts records, so it cannot verify cell %s (transactions or a parity case other than flink's start-up cases); exclude it", c.Path, c.Name())
+		case counting && (c.Txn || c.Value(cell.Case) != cell.CaseNone):
+			return fieldErrorf(cell.Path, "%s only counts records, so it cannot verify cell %s (transactions or a parity case); exclude it", c.Path, c.Name())
 		case counting && c.Value(cell.Decoder) != cell.DecoderLab:
 			return fieldErrorf(cell.Decoder, "path %s decodes with its own stock route, so cell %s cannot choose decoder=%s; exclude it", c.Path, c.Name(), c.Decoder)
 		case c.Path == cell.PathJavaPerf && c.Cluster != cell.ClusterKafka:
@@ -323,12 +323,4 @@ func checkBrokerKill(s *Spec, cells []cell.Cell) error {
 		return fieldErrorf(field, "selects no cell of the expansion (%s)", mapString(s.BrokerKill))
 	}
 	return nil
-}
-
-// flinkStartCase reports whether c is path flink on a start-up case of a
-// clean topic: there Flink is the oracle (it starts where its
-// OffsetsInitializer says, or fails as it fails), and its count of records
-// proves where it started (jvmref checks it).
-func flinkStartCase(c cell.Cell) bool {
-	return c.Path == cell.PathFlink && cell.StartCase(c.Case) && !c.Txn && c.Nulls == 0
 }
