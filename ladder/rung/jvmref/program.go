@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
 
 	"github.com/fastpathlab/fplab/clusters/kafka"
 )
@@ -89,17 +88,6 @@ type Opts struct {
 	// With one, the program prints its FPLAB-CKPT line (Ckpt).
 	Checkpoint time.Duration
 
-	// Start (flink) is where the bounded job starts, Flink's
-	// OffsetsInitializer of that name: earliest (also ""), latest,
-	// timestamp (at StartMs, epoch milliseconds) or committed (Group's
-	// offsets, Reset none (also ""), earliest or latest where they are
-	// absent or out of range). Records is then the count from that start
-	// to the stop. Group is the source's group id, none when empty.
-	Start   string
-	StartMs int64
-	Group   string
-	Reset   string
-
 	// Live reads a fresh topic from offset 0 while a producer writes it,
 	// until Records are read (--live, RunLive and live.go): the program
 	// prints FPLAB-READY once it can receive, a FPLAB-R line per
@@ -137,9 +125,6 @@ func Argv(jar string, o Opts) ([]string, error) {
 	case o.Live && o.Records < 1:
 		return nil, fmt.Errorf("java %s --live: a live read needs a record count to stop at", o.Program)
 	}
-	if err := o.checkStart(); err != nil {
-		return nil, err
-	}
 	argv := slices.Concat(JVMFlags(o.Program), []string{"-jar", jar, string(o.Program),
 		"--bootstrap", strings.Join(o.Bootstrap, ","),
 		"--topic", o.Topic,
@@ -168,42 +153,6 @@ func Argv(jar string, o Opts) ([]string, error) {
 		if o.Parallelism > 0 {
 			argv = append(argv, "--parallelism", strconv.Itoa(o.Parallelism))
 		}
-		if o.Start != "" {
-			argv = append(argv, "--start", o.Start)
-		}
-		if o.Start == "timestamp" {
-			argv = append(argv, "--start-ms", strconv.FormatInt(o.StartMs, 10))
-		}
-		if o.Reset != "" {
-			argv = append(argv, "--reset", o.Reset)
-		}
-		if o.Group != "" {
-			argv = append(argv, "--group", o.Group)
-		}
 	}
 	return argv, nil
-}
-
-// checkStart checks o's start settings (Start, StartMs, Group, Reset).
-func (o Opts) checkStart() error {
-	if o.Start == "" && o.StartMs == 0 && o.Group == "" && o.Reset == "" {
-		return nil
-	}
-	switch {
-	case o.Program != Flink:
-		return fmt.Errorf("java %s starts at the earliest offsets only (start settings are flink's)", o.Program)
-	case o.Live:
-		return fmt.Errorf("java %s --live reads a fresh topic from its earliest offsets: no start settings", o.Program)
-	case !slices.Contains([]string{"", "earliest", "latest", "timestamp", "committed"}, o.Start):
-		return fmt.Errorf("java %s: start %q is not earliest, latest, timestamp or committed", o.Program, o.Start)
-	case o.Start != "timestamp" && o.StartMs != 0, o.StartMs < 0:
-		return fmt.Errorf("java %s: start ms %d is for a start at a timestamp, from 0", o.Program, o.StartMs)
-	case o.Reset != "" && o.Start != "committed":
-		return fmt.Errorf("java %s: reset %q is for a start at committed offsets", o.Program, o.Reset)
-	case !slices.Contains([]string{"", "none", "earliest", "latest"}, o.Reset):
-		return fmt.Errorf("java %s: reset %q is not none, earliest or latest", o.Program, o.Reset)
-	case strings.ContainsFunc(o.Group, unicode.IsSpace):
-		return fmt.Errorf("java %s: group %q has white space", o.Program, o.Group)
-	}
-	return nil
 }

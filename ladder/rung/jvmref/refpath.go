@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fastpathlab/fplab/cell"
 	"github.com/fastpathlab/fplab/clusters/kafka"
 	"github.com/fastpathlab/fplab/ladder/rung"
 	"github.com/fastpathlab/fplab/ladder/rungargs"
@@ -52,12 +51,6 @@ func (p refPath) run(ctx context.Context, c *rungargs.Cell, b rung.Build, w io.W
 	}
 	if c.Live() {
 		return p.runLive(ctx, c, b, java, jar, w)
-	}
-	switch k := c.Value(cell.Case); {
-	case cell.StartCase(k):
-		return p.runStart(ctx, c, b, java, jar, w)
-	case k != cell.CaseNone:
-		return fmt.Errorf("path=%s only counts records, so it cannot verify case=%s", c.Path, k)
 	}
 	if err := rung.CheckCountedTopic(ctx, c); err != nil {
 		return err
