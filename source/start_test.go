@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/fastpathlab/fplab/clusters"
@@ -125,27 +124,12 @@ func groupOf(t *testing.T, name string) string {
 
 // commit commits offs[p] of every partition p with offs[p] >= 0 for group,
 // as an admin does for a group with no members (generation -1, no
-// member id: kadm's CommitOffsets).
+// member id: clusters.CommitOffsets).
 func commit(t *testing.T, tp *topic, group string, offs []int64) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	cl, err := kgo.NewClient(kgo.SeedBrokers(tp.cluster.Bootstrap...))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cl.Close()
-	var os kadm.Offsets
-	for p, o := range offs {
-		if o >= 0 {
-			os.Add(kadm.Offset{Topic: tp.name, Partition: int32(p), At: o, LeaderEpoch: -1})
-		}
-	}
-	rs, err := kadm.NewClient(cl).CommitOffsets(ctx, group, os)
-	if err == nil {
-		err = rs.Error()
-	}
-	if err != nil {
+	if err := clusters.CommitOffsets(ctx, tp.cluster, group, tp.name, offs); err != nil {
 		t.Fatalf("commit %v for group %s: %v", offs, group, err)
 	}
 }
@@ -218,12 +202,7 @@ func stampedTopic(t *testing.T, round1, round2 []int, base1, base2 int64) *topic
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	cl, err := kgo.NewClient(kgo.SeedBrokers(tp.cluster.Bootstrap...))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cl.Close()
-	if _, err := kadm.NewClient(cl).CreateTopic(ctx, testParts, -1, nil, tp.name); err != nil {
+	if err := clusters.CreateTopic(ctx, tp.cluster, tp.name, testParts); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { tp.delete(t) })
