@@ -1,6 +1,16 @@
 package source
 
+import "time"
+
 // PositionShortcut switches the librdkafka paths' position query on idle
 // polls (see rdkConsumer.position): off, only EOF events end a partition
 // whose tail is never delivered.
 var PositionShortcut = &positionShortcut
+
+// SetPollWait lengthens (or shortens) every reader's wait for messages
+// until the test ends.
+func SetPollWait(t interface{ Cleanup(func()) }, d time.Duration) {
+	old := pollWait
+	pollWait = d
+	t.Cleanup(func() { pollWait = old })
+}

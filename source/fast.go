@@ -77,6 +77,7 @@ func openFast(cfg *Config) (*fastReader, error) {
 }
 
 func (r *fastReader) Next(ctx context.Context) (*consume.Batch, error) {
+	defer r.rdk.wake(ctx)()
 	a := r.a
 	for {
 		for r.i < len(r.ends) && !a.full() {
@@ -115,7 +116,7 @@ func (r *fastReader) Next(ctx context.Context) (*consume.Batch, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("fast: %w", err)
 		}
-		if err := r.drainOnce(a.waitMs(100, now)); err != nil {
+		if err := r.drainOnce(a.waitMs(int(pollWait/time.Millisecond), now)); err != nil {
 			return nil, err
 		}
 	}

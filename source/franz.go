@@ -123,7 +123,7 @@ func (r *franzReader) Next(ctx context.Context) (*consume.Batch, error) {
 		// taken (it would be full otherwise), and once its linger has
 		// passed it is handed over as it is. The clock is read only while
 		// a linger runs, never on a bounded read.
-		wait := 100 * time.Millisecond
+		wait := pollWait
 		if a.lingering() {
 			now := time.Now()
 			if a.lingerDue(now) {

@@ -47,6 +47,7 @@ func openPoll(cfg *Config, dec pollDecoder, decoder string) (*pollReader, error)
 }
 
 func (r *pollReader) Next(ctx context.Context) (*consume.Batch, error) {
+	defer r.rdk.wake(ctx)()
 	a := r.a
 	for {
 		// A live read's batch whose linger has passed is handed over as it
@@ -79,7 +80,7 @@ func (r *pollReader) Next(ctx context.Context) (*consume.Batch, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("%s: %w", r.cfg.Path, err)
 		}
-		ev := r.rdk.c.Poll(a.waitMs(100, now))
+		ev := r.rdk.c.Poll(a.waitMs(int(pollWait/time.Millisecond), now))
 		a.stats.Polls++
 		switch e := ev.(type) {
 		case nil:

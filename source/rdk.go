@@ -1,6 +1,7 @@
 package source
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"time"
@@ -25,6 +26,9 @@ type rdkConsumer struct {
 	// stats.go). Both nil otherwise.
 	stats *statsSink
 	main  *mainPoller
+	// waker ends a wait on the consumer queue when a Next's context ends
+	// (wake): cancellation and wake-up do not wait out a poll timeout.
+	waker *drain.Waker
 }
 
 func openRdk(cfg *Config) (*rdkConsumer, error) {
@@ -44,6 +48,10 @@ func openRdk(cfg *Config) (*rdkConsumer, error) {
 	}
 	go dropLogs(c.Logs())
 	r := &rdkConsumer{c: c, topic: cfg.Topic}
+	if r.waker, err = drain.NewWaker(c); err != nil {
+		r.close()
+		return nil, err
+	}
 	if cfg.Stats > 0 {
 		// before setup assigns anything: the fast path's main queue is
 		// taken off the consumer queue while that holds no message
@@ -78,6 +86,9 @@ func (r *rdkConsumer) sampleStats(cfg *Config) error {
 // first (it gives the main queue back to the consumer queue, which the
 // consumer's Close serves), the sink last (it waits for OnStats).
 func (r *rdkConsumer) close() error {
+	if r.waker != nil {
+		r.waker.Close()
+	}
 	if r.main != nil {
 		r.main.close()
 	}
@@ -86,6 +97,14 @@ func (r *rdkConsumer) close() error {
 		r.stats.close()
 	}
 	return err
+}
+
+// wake makes the consumer queue's current (or next) wait return at once
+// when ctx ends, until the returned stop is called: a reader's Next defers
+// it, so a cancel or a wake-up reaches a Next blocked in librdkafka
+// without waiting out its poll timeout (drain.Waker).
+func (r *rdkConsumer) wake(ctx context.Context) (stop func() bool) {
+	return context.AfterFunc(ctx, r.waker.Wake)
 }
 
 // offerStats is a Poll path's *kafka.Stats event: a copy goes to the sink.

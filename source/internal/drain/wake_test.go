@@ -1,0 +1,71 @@
+package drain
+
+import (
+	"testing"
+	"time"
+)
+
+// TestWakeEndsAnHourLongWait: on a consumer whose queue never gets an op
+// (nothing assigned, its client errors taken to the main queue by
+// Detach), a drain's crossing and confluent-kafka-go's Poll both wait the
+// hour they are given unless the Waker ends it. A Wake before the wait
+// ends the next wait at once; a Wake during it ends it. The test gives
+// each 30 s, not the hour.
+func TestWakeEndsAnHourLongWait(t *testing.T) {
+	const hour = 3_600_000
+	c := consumer(t, false)
+	m, err := Detach(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(m.Close)
+	w, err := NewWaker(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(w.Close)
+	d, err := New(c, 64, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(d.Close)
+
+	waits := map[string]func() int{
+		"drain": func() int {
+			n, err := d.Run(hour, nil)
+			if err != nil {
+				t.Errorf("Run: %v", err)
+			}
+			return n
+		},
+		"poll": func() int {
+			if ev := c.Poll(hour); ev != nil {
+				t.Errorf("Poll brought %v from a queue that gets nothing", ev)
+				return 1
+			}
+			return 0
+		},
+	}
+	for name, wait := range waits {
+		for _, before := range []bool{true, false} {
+			done := make(chan int, 1)
+			if before {
+				w.Wake()
+			}
+			go func() { done <- wait() }()
+			if !before {
+				w.Wake()
+			}
+			select {
+			case n := <-done:
+				if n != 0 {
+					t.Errorf("%s, wake before the wait %v: %d messages from a queue that gets nothing", name, before, n)
+				}
+			case <-time.After(30 * time.Second):
+				t.Fatalf("%s, wake before the wait %v: still waiting 30s after the wake", name, before)
+			}
+		}
+	}
+	w.Close()
+	w.Wake() // after Close: nothing, no crash
+}

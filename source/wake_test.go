@@ -1,0 +1,75 @@
+package source_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/fastpathlab/fplab/source"
+	"github.com/fastpathlab/fplab/workloads"
+)
+
+// TestCancelEndsAWaitAtOnce: with every wait for messages an hour long,
+// a Next waiting on a quiet live topic returns its context's error once
+// the context is canceled (a Next that waited out its poll would hold the
+// test for the hour: the test gives it 30 s). The reader stays usable, as
+// after a wake-up: records written after each cancel arrive, every one
+// once, in offset order (liveRead checks each batch). Each round cancels
+// while Next waits or just before it does (the cancel runs on its own
+// goroutine), and both must end the wait. A partition-EOF event arriving
+// after the cancel would end a librdkafka wait too, so this test shows the
+// cancel reaches the reader and leaves it whole; that the yield alone ends
+// an hour-long wait is drain's TestWakeEndsAnHourLongWait, on a queue that
+// gets nothing else.
+func TestCancelEndsAWaitAtOnce(t *testing.T) {
+	source.SetPollWait(t, time.Hour)
+	const rounds, perRound = 5, 20
+	for _, p := range livePaths {
+		t.Run(fmt.Sprintf("path=%s", p), func(t *testing.T) {
+			tp := loadTopic(t, workloads.FormatJSON, fresh("wake"), withRecords(10))
+			pr := newProduced(tp)
+			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			defer mem.AssertSize(t, 0)
+			cfg := tp.config(p, 8, mem)
+			cfg.Live, cfg.Linger = true, 5*time.Millisecond
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			r, err := source.Open(ctx, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Close()
+			lr := &liveRead{r: r, pr: pr, batch: 8, seen: map[int]bool{}, last: []int64{-1, -1, -1}, split: make([]int64, testParts)}
+			for round := range rounds {
+				wctx, wake := context.WithCancel(ctx)
+				done := make(chan error, 1)
+				go func() {
+					b, err := r.Next(wctx)
+					if b != nil {
+						b.Rec.Release()
+						err = fmt.Errorf("a batch of %d rows from a quiet topic", b.Rec.NumRows())
+					}
+					done <- err
+				}()
+				go wake()
+				select {
+				case err := <-done:
+					if !errors.Is(err, context.Canceled) {
+						t.Fatalf("round %d: Next after its cancel: %v, want context.Canceled", round, err)
+					}
+				case <-time.After(30 * time.Second):
+					t.Fatalf("round %d: Next still waiting 30s after its cancel: the cancel did not reach the wait", round)
+				}
+				pr.write(t, perRound)
+				lr.until(ctx, t, perRound)
+			}
+			if st := r.Stats(); st.Records != rounds*perRound {
+				t.Errorf("%d records, want %d", st.Records, rounds*perRound)
+			}
+		})
+	}
+}
