@@ -49,6 +49,10 @@ type Cell struct {
 	Rate int
 	// Linger is a live cell's batch linger (0 for a bounded cell).
 	Linger time.Duration
+	// Wake is the interval at which the cell wakes its reader (cancels the
+	// Next under way and calls it again), as a Flink fetcher does for a
+	// checkpoint or a split change (0: never).
+	Wake time.Duration
 	// Ckpt is the checkpoint interval (0: checkpointing off).
 	Ckpt time.Duration
 	// Prof is set for a profiled cell.
@@ -63,7 +67,7 @@ type Cell struct {
 // "BenchmarkLadder/" prefix), key=value parts in the fixed order of Keys, so
 // benchproc can project any of them:
 //
-//	path=fast/format=json/batch=8192/brokers=3/alloc=go/crc=off[/cluster=kafka][/compression=lz4][/size=1024][/keys=on][/nulls=0.01][/txn=aborts][/case=appended][/decoder=stock][/mode=live/rate=100000/linger=10ms][/ckpt=1s][/prof=on][/fault=kill][/aa=a]
+//	path=fast/format=json/batch=8192/brokers=3/alloc=go/crc=off[/cluster=kafka][/compression=lz4][/size=1024][/keys=on][/nulls=0.01][/txn=aborts][/case=appended][/decoder=stock][/mode=live/rate=100000/linger=10ms][/wake=20ms][/ckpt=1s][/prof=on][/fault=kill][/aa=a]
 //
 // The optional axes (cluster to case) are left out at their Default. Parse
 // is its inverse.
@@ -146,6 +150,10 @@ func (c Cell) Value(key string) string {
 			return c.Linger.String()
 		}
 		return "0"
+	case Wake:
+		if c.Wake > 0 {
+			return c.Wake.String()
+		}
 	case Ckpt:
 		if c.Ckpt > 0 {
 			return c.Ckpt.String()
@@ -276,6 +284,8 @@ func (c *Cell) set(p Part) error {
 		if c.Linger = 0; p.Value != "0" {
 			c.Linger, err = canonicalDuration(p)
 		}
+	case Wake:
+		c.Wake, err = canonicalDuration(p)
 	case Ckpt:
 		c.Ckpt, err = canonicalDuration(p)
 	case Prof:

@@ -51,6 +51,7 @@ func variants() []Cell {
 	}
 	for _, d := range []time.Duration{time.Millisecond, 250 * time.Millisecond, time.Second, 90 * time.Second} {
 		add(func(c *Cell) { c.Ckpt = d })
+		add(func(c *Cell) { c.Wake = d })
 	}
 	for _, r := range []int{1, 10_000, 500_000} {
 		for _, l := range []time.Duration{time.Microsecond, time.Millisecond, 100 * time.Millisecond} {
@@ -77,6 +78,9 @@ func random(r *rand.Rand) Cell {
 	}
 	if r.IntN(2) == 0 {
 		c.Ckpt = time.Duration(1+r.IntN(600_000)) * time.Millisecond
+	}
+	if r.IntN(2) == 0 {
+		c.Wake = time.Duration(1+r.IntN(1000)) * time.Millisecond
 	}
 	if r.IntN(2) == 0 {
 		c.Fault = FaultKill
@@ -181,6 +185,8 @@ func TestParseRefuses(t *testing.T) {
 		{ok + "/case=deleted/txn=aborts", `key "txn" out of order`},
 		{ok + "/ckpt=1000ms", "not written as 1s"},
 		{ok + "/ckpt=-1s", "not a positive duration"},
+		{ok + "/wake=20000us", "not written as 20ms"},
+		{ok + "/ckpt=1s/wake=20ms", "out of order"},
 		{ok + "/prof=off", "unknown prof"},
 		{ok + "/aa=c", "unknown aa"},
 		{ok + "/mode=bounded", "never written"},

@@ -45,6 +45,9 @@ const (
 	// first one before it is handed over short.
 	Linger = "linger"
 
+	// Wake is the interval at which a cell wakes its reader (a cancel of
+	// the Next under way), measuring how long the reader takes to return.
+	Wake = "wake"
 	// Ckpt is the checkpoint interval of a checkpointing cell.
 	Ckpt = "ckpt"
 	// Prof marks a profiled cell (prof=on).
@@ -108,7 +111,7 @@ func Default(key string) string {
 }
 
 // Keys lists every key a Cell's name can hold, in name order.
-func Keys() []string { return append(Axes(), Ckpt, Prof, Fault, AA) }
+func Keys() []string { return append(Axes(), Wake, Ckpt, Prof, Fault, AA) }
 
 // Consume paths, from least to most native, then the references, which
 // read the topic and count its records but build no Arrow batch.

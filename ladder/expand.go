@@ -43,14 +43,14 @@ func markBrokerKill(s *Spec, cells []cell.Cell) {
 	}
 }
 
-// product is the full product of the spec's axes, checkpoint values and
-// profile settings, in axis order (path outermost). The live axes multiply
+// product is the full product of the spec's axes, checkpoint values, wake
+// intervals and profile settings, in axis order (path outermost). The live axes multiply
 // only the cells of a mode that has them (cell.AxisOf; mode comes before
 // them): a mode=live cell takes every rate x linger, a maxrate cell every
 // linger and rate 0 (it searches for its rate), a bounded cell 0 for both,
 // once. A live or maxrate cell does not checkpoint, so it takes
-// checkpoint 0 only, whatever checkpoint lists (checkSizes counts the
-// same product).
+// checkpoint 0 only, whatever checkpoint lists, and a maxrate cell wake 0
+// only (checkSizes counts the same product).
 func product(s *Spec) []cell.Cell {
 	ckpts := s.Checkpoint
 	if len(ckpts) == 0 {
@@ -59,6 +59,10 @@ func product(s *Spec) []cell.Cell {
 	profs := s.Profile
 	if len(profs) == 0 {
 		profs = []bool{false}
+	}
+	wakes := s.Wake
+	if len(wakes) == 0 {
+		wakes = []time.Duration{0}
 	}
 	cells := []cell.Cell{{}}
 	for _, k := range cell.Axes() { // path outermost
@@ -83,10 +87,16 @@ func product(s *Spec) []cell.Cell {
 		if c.Live() {
 			cks = []time.Duration{0}
 		}
+		wks := wakes
+		if c.MaxRate() {
+			wks = []time.Duration{0}
+		}
 		for _, ck := range cks {
-			for _, pr := range profs {
-				c.Ckpt, c.Prof = ck, pr
-				out = append(out, c)
+			for _, wk := range wks {
+				for _, pr := range profs {
+					c.Ckpt, c.Wake, c.Prof = ck, wk, pr
+					out = append(out, c)
+				}
 			}
 		}
 	}

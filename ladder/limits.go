@@ -204,10 +204,10 @@ func productSize(s *Spec) int {
 	}
 	n := 0
 	if s.hasBounded() {
-		n += times(base, max(1, len(s.Checkpoint)))
+		n += times(base, max(1, len(s.Checkpoint)), max(1, len(s.Wake)))
 	}
 	if s.hasLive() {
-		n += times(base, len(s.Rate), len(s.Linger))
+		n += times(base, len(s.Rate), len(s.Linger), max(1, len(s.Wake)))
 	}
 	if s.hasMaxRate() {
 		n += times(base, len(s.Linger))
@@ -243,6 +243,9 @@ func checkFailures(s *Spec) error {
 //   - flink with tombstones (Flink's value-only deserializers drop a null
 //     value, so its count could not equal the corpus);
 //   - brokers over the embedded and kafka clusters' bound;
+//   - wake on a reference path, a checkpointing cell, a parity case or a
+//     maxrate cell (rungargs refuses them: the wakes are measured on a
+//     plain read of a Go path);
 //   - checkpoints in a parity case that is a special read (start-is-stop,
 //     appended, the failures): those cells read once;
 //   - case denied off cluster kafka: only real Kafka runs the ACL
@@ -270,6 +273,8 @@ func checkCombinations(s *Spec, cells []cell.Cell) error {
 			return fieldErrorf(cell.Path, "java-perf runs on cluster kafka only, but cell %s is on %s (exclude it: - {path: java-perf, cluster: %s})", c.Name(), c.Value(cell.Cluster), c.Value(cell.Cluster))
 		case c.Path == cell.PathFlink && c.Value(cell.Nulls) != cell.NullsNone:
 			return fieldErrorf(cell.Nulls, "path flink cannot count tombstones (its value-only deserializers drop null values), but cell %s has nulls=%s", c.Name(), c.Value(cell.Nulls))
+		case c.Wake > 0 && (counting || c.Ckpt > 0 || c.Case != "" || c.MaxRate()):
+			return fieldErrorf(cell.Wake, "only a plain bounded or live cell of a Go path wakes its reader (no reference path, checkpoint, parity case or maxrate), but cell %s would", c.Name())
 		case c.Ckpt > 0 && cell.SpecialRead(c.Case):
 			return fieldErrorf("checkpoint", "case %s is read once, not checkpointed, but cell %s checkpoints", c.Case, c.Name())
 		case c.Decoder == cell.DecoderStock && c.Path != cell.PathShallow && c.Path != cell.PathFast:

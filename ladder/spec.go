@@ -73,6 +73,13 @@ type Spec struct {
 	// checkpointing a dimension: cells with it on get a /ckpt=<interval>
 	// name part, so tables compare them with the same cells without it.
 	Checkpoint []time.Duration `json:"checkpoint_ns,omitempty"`
+	// Wake lists the intervals at which cells wake their reader (cancel
+	// the Next under way and call it again, as a Flink fetcher does for a
+	// checkpoint or a split change), measuring how long the reader takes to
+	// return; 0 means never. Like Checkpoint, several values make it a
+	// dimension (a /wake=<interval> name part). Bounded and live cells of
+	// the Go paths only, without checkpoints or a parity case.
+	Wake []time.Duration `json:"wake_ns,omitempty"`
 	// Failures is the number of injected reader failures per cell; 0 = none.
 	Failures int `json:"failures,omitempty"`
 

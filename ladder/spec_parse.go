@@ -212,6 +212,8 @@ func (p *specParser) field(s *Spec, k, v *yaml.Node) error {
 		s.Schema, err = p.enum(f, v, workloads.SchemaNames())
 	case "checkpoint":
 		s.Checkpoint, err = p.durations(f, v)
+	case cell.Wake:
+		s.Wake, err = p.durations(f, v)
 	case "failures":
 		s.Failures, err = p.upTo(f, v, 0, maxFailures, "the checkpoint supervisor's bound")
 	case cell.Rate:
@@ -398,8 +400,9 @@ func (p *specParser) onOffs(f string, v *yaml.Node) ([]bool, error) {
 	return out, err
 }
 
-// durations parses one checkpoint setting ("1s", "off") or a list of them
-// (["off", "1s"]): a list makes checkpointing a dimension of the matrix.
+// durations parses one checkpoint or wake setting ("1s", "off") or a list
+// of them (["off", "1s"]): a list makes the setting a dimension of the
+// matrix.
 func (p *specParser) durations(f string, v *yaml.Node) ([]time.Duration, error) {
 	if v.Kind != yaml.SequenceNode {
 		d, err := p.duration(f, v, true)

@@ -85,6 +85,14 @@ const (
 	// how many live trials the search ran.
 	UnitMaxRate       = "max-rate-rec/s"
 	UnitMaxRateTrials = "maxrate-trials"
+
+	// A wake cell's (wake=<interval>): how many wake-ups found the reader
+	// in a Next, and the time from each (a cancel of that Next) to the
+	// reader returning control, in microseconds.
+	UnitWakes   = "wakes"
+	UnitWakeP50 = "wake-p50-us"
+	UnitWakeP99 = "wake-p99-us"
+	UnitWakeMax = "wake-max-us"
 )
 
 // ConfigSurfaced is the file-config key under which a parity cell that
@@ -135,6 +143,11 @@ var unitDirections = map[string]Direction{
 	UnitCompressedPct:    Neutral,
 	UnitMaxRate:          HigherIsBetter,
 	UnitMaxRateTrials:    Neutral,
+
+	UnitWakes:   Neutral,
+	UnitWakeP50: LowerIsBetter,
+	UnitWakeP99: LowerIsBetter,
+	UnitWakeMax: LowerIsBetter,
 }
 
 // Better returns the direction in which unit improves: the table above,

@@ -38,6 +38,7 @@ func runLive(ctx context.Context, c *rungargs.Cell, b Build, cl clusters.Cluster
 	if st := tr.stats; st.NonEmpty > 0 {
 		figs = append(figs, results.Metric{Value: float64(st.Records) / float64(st.NonEmpty), Unit: results.UnitRecPerCrossing})
 	}
+	figs = append(figs, tr.wake...)
 	cfg := [][2]string{{"live-topic", tr.topic}, {"producer", producerName}}
 	if tr.rdk != nil {
 		line, err := tr.rdk.write(c, tr.stats)
@@ -63,6 +64,8 @@ type liveTrial struct {
 	// compressed is the share of records in batches of the cell's codec
 	// (checkLiveCompression)
 	compressed float64
+	// wake are a wake cell's figures (waker), nil otherwise
+	wake []results.Metric
 }
 
 // runTrial is one live read of c at c.Rate. It makes a fresh topic, opens
@@ -149,10 +152,12 @@ func (tr *liveTrial) read(ctx context.Context, c *rungargs.Cell, r consume.Reade
 	v.live = true
 	ck := newChecker(v, behind(c.Batch))
 	defer ck.wait()
+	rd, wk := wakeReader(c, r)
+	defer wk.close()
 
 	cpu0 := cpuTime()
 	for v.rows < int64(c.Records) {
-		b, err := r.Next(rctx)
+		b, err := rd.Next(rctx)
 		if err != nil {
 			if rctx.Err() != nil && ctx.Err() == nil {
 				return fmt.Errorf("%w: %d of %d records handed over %v after T0", errTooSlow, v.rows, c.Records, readBy)
@@ -168,6 +173,9 @@ func (tr *liveTrial) read(ctx context.Context, c *rungargs.Cell, r consume.Reade
 		return err
 	}
 	tr.cpu = cpuTime() - cpu0
+	if tr.wake, err = wk.figures(); err != nil {
+		return err
+	}
 	if tr.prod, err = prod.wait(ctx); err != nil {
 		return err
 	}

@@ -36,6 +36,7 @@ type measurement struct {
 	goAllocs uint64
 	peakRSS  int64 // bytes
 	fault    []results.Metric
+	wake     []results.Metric
 }
 
 // metrics are a plain cell's figures, in the order they are printed.
@@ -58,6 +59,7 @@ func (m *measurement) metrics() []results.Metric {
 	if st.NonEmpty > 0 {
 		out = append(out, results.Metric{Value: recs / float64(st.NonEmpty), Unit: results.UnitRecPerCrossing})
 	}
+	out = append(out, m.wake...)
 	return append(out, m.fault...)
 }
 
@@ -76,6 +78,8 @@ func measure(ctx context.Context, c *rungargs.Cell, mem *countingAllocator, t *t
 		return nil, err
 	}
 	defer r.Close()
+	rd, wk := wakeReader(c, r)
+	defer wk.close()
 
 	var ms0, ms1 runtime.MemStats
 	runtime.ReadMemStats(&ms0)
@@ -98,7 +102,7 @@ func measure(ctx context.Context, c *rungargs.Cell, mem *countingAllocator, t *t
 		verify time.Duration
 	)
 	for {
-		b, err := r.Next(ctx)
+		b, err := rd.Next(ctx)
 		if errors.Is(err, io.EOF) {
 			break
 		}
@@ -126,6 +130,10 @@ func measure(ctx context.Context, c *rungargs.Cell, mem *countingAllocator, t *t
 	}
 	cpu1 := cpuTime()
 	runtime.ReadMemStats(&ms1)
+	woke, err := wk.figures()
+	if err != nil {
+		return nil, err
+	}
 
 	st := r.Stats()
 	as, err := r.Assertions()
@@ -153,6 +161,7 @@ func measure(ctx context.Context, c *rungargs.Cell, mem *countingAllocator, t *t
 		goAllocs: ms1.Mallocs - ms0.Mallocs,
 		peakRSS:  ru.Maxrss * 1024,
 		fault:    fault.metrics(),
+		wake:     woke,
 	}, nil
 }
 

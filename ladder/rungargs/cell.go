@@ -108,6 +108,9 @@ func (c *Cell) Args() []string {
 			opt(k, v)
 		}
 	}
+	if c.Wake > 0 {
+		opt(cell.Wake, c.Wake.String())
+	}
 	if c.Ckpt > 0 {
 		opt("checkpoint-interval", c.Ckpt.String())
 	}
@@ -202,6 +205,10 @@ func (c *Cell) Validate() error {
 		return fmt.Errorf("decoder=none cannot checkpoint (its batches carry no rows to stage)")
 	case c.FaultSocket != "" && c.Ckpt > 0:
 		return fmt.Errorf("a broker kill cell cannot also checkpoint")
+	case c.Wake < 0:
+		return fmt.Errorf("wake must be >= 0, got %v", c.Wake)
+	case c.Wake > 0 && (cell.CountingPath(c.Path) || c.Ckpt > 0 || c.FaultSocket != "" || c.Case != "" || c.MaxRate()):
+		return fmt.Errorf("wake=%v: only a plain bounded or live cell of a Go path wakes its reader (no reference, checkpoint, fault, case or maxrate)", c.Wake)
 	case (c.Fault != "") != (c.FaultSocket != ""):
 		return fmt.Errorf("fault=%s needs a --fault-socket and a --fault-socket needs fault=%s", cell.FaultKill, cell.FaultKill)
 	}

@@ -40,7 +40,11 @@ func TestArgsRoundTrip(t *testing.T) {
 	maxrate.Mode, maxrate.Rate = cell.ModeMaxRate, 0
 	maxrate.MaxRateFrom, maxrate.MaxRateTo, maxrate.MaxRateP99 = 10_000, 1_000_000, 50*time.Millisecond
 	maxrate.Records = 3_000_000
-	for _, c := range []rungargs.Cell{full(), small, kill, live, producer, maxrate} {
+	woken := live
+	woken.Wake = 20 * time.Millisecond
+	bwoken := small
+	bwoken.Path, bwoken.Wake = "shallow", time.Second
+	for _, c := range []rungargs.Cell{full(), small, kill, live, producer, maxrate, woken, bwoken} {
 		back, err := rungargs.Parse(c.Args(), io.Discard)
 		if err != nil {
 			t.Fatalf("Parse(%q): %v", c.Args(), err)
@@ -65,25 +69,28 @@ func TestArgsRoundTrip(t *testing.T) {
 func TestParseRejects(t *testing.T) {
 	base := []string{"--bootstrap", "h:1", "--topic", "t", "--records", "1"}
 	for args, want := range map[string]string{
-		"--format xml":                         "unknown format",
-		"--path slow":                          "unknown path",
-		"--alloc tcmalloc":                     "unknown alloc",
-		"--cluster cloud":                      "unknown cluster",
-		"--compression brotli":                 "compression=brotli: unknown compression",
-		"--crc maybe":                          "--crc must be on or off",
-		"--prof yes":                           "--prof must be on or off",
-		"--aa c":                               "unknown aa",
-		"--fault kill":                         "needs a --fault-socket",
-		"--fault-socket /s":                    "needs a --fault-socket",
-		"--batch 0":                            "batch must be > 0, got 0",
-		"--batch -5":                           "batch must be > 0, got -5",
-		"--failures 1":                         "need checkpoints",
-		"--role writer":                        "unknown role",
-		"--role reader":                        "needs --ckpt-dir",
-		"--path java --checkpoint-interval 1s": "java cannot checkpoint",
-		"--nosuchflag 1":                       "flag provided but not defined",
-		"--rate 1000 --linger 1ms":             "go with --mode live",
-		"--mode live --rate 1000":              "go with --mode live, and it needs both",
+		"--format xml":                          "unknown format",
+		"--path slow":                           "unknown path",
+		"--alloc tcmalloc":                      "unknown alloc",
+		"--cluster cloud":                       "unknown cluster",
+		"--compression brotli":                  "compression=brotli: unknown compression",
+		"--crc maybe":                           "--crc must be on or off",
+		"--prof yes":                            "--prof must be on or off",
+		"--aa c":                                "unknown aa",
+		"--fault kill":                          "needs a --fault-socket",
+		"--fault-socket /s":                     "needs a --fault-socket",
+		"--batch 0":                             "batch must be > 0, got 0",
+		"--batch -5":                            "batch must be > 0, got -5",
+		"--failures 1":                          "need checkpoints",
+		"--path java --wake 20ms":               "only a plain bounded or live cell of a Go path wakes its reader",
+		"--path fast --wake -1s":                "wake must be >= 0",
+		"--path fast --wake 1s --case appended": "only a plain bounded or live cell of a Go path wakes its reader",
+		"--role writer":                         "unknown role",
+		"--role reader":                         "needs --ckpt-dir",
+		"--path java --checkpoint-interval 1s":  "java cannot checkpoint",
+		"--nosuchflag 1":                        "flag provided but not defined",
+		"--rate 1000 --linger 1ms":              "go with --mode live",
+		"--mode live --rate 1000":               "go with --mode live, and it needs both",
 		"--mode live --rate 1000 --linger 1ms --path rowwise --live-duration 1ms --records 1":                                        "path=rowwise cannot read live: a row path has no linger rule",
 		"--mode live --rate 1000 --linger 1ms --path java-perf --cluster kafka --live-duration 1ms --records 1":                      "path=java-perf cannot read live: Kafka's ConsumerPerformance",
 		"--mode maxrate --linger 1ms --path java --live-duration 1s --maxrate-from 10 --maxrate-to 20 --maxrate-p99 1s --records 20": "path=java cannot read live: a max-rate search runs its trials through a Go reader only",

@@ -62,6 +62,7 @@ func Decode(args []string, usage io.Writer) (Cell, error) {
 		}
 		shape[k] = fs.String(k, cell.Default(k), usage)
 	}
+	fs.DurationVar(&c.Wake, cell.Wake, 0, "wake the reader (cancel the Next under way) at this interval and measure how long it takes to return (0: never)")
 	fs.DurationVar(&c.Ckpt, "checkpoint-interval", 0, "checkpoint barrier interval (0: checkpointing off)")
 	fs.StringVar(&c.Fault, cell.Fault, "", "fault=kill: a broker is killed and restarted mid-cell (needs --fault-socket)")
 	fs.StringVar(&c.AA, cell.AA, "", "a or b: one side of the A/A calibration pair")
