@@ -44,6 +44,8 @@ type assembler struct {
 	// none, and always on a bounded read), which starts its linger.
 	linger time.Duration
 	first  time.Time
+	// ps is what Pause and Resume set (pause.go); empty until a Pause.
+	ps pauseState
 }
 
 // newAssembler starts every partition at its start offset; a partition
@@ -78,6 +80,9 @@ func (a *assembler) consume(p int32, off int64) (bool, error) {
 	if err := a.check(p); err != nil {
 		return false, err
 	}
+	if a.held(p) {
+		return false, nil
+	}
 	if a.stats.First.IsZero() {
 		a.stats.First = time.Now()
 	}
@@ -98,7 +103,7 @@ func (a *assembler) consume(p int32, off int64) (bool, error) {
 // control records a transaction control record at (p, off): never a row,
 // it moves the position past itself.
 func (a *assembler) control(p int32, off int64) error {
-	if err := a.check(p); err != nil {
+	if err := a.check(p); err != nil || a.held(p) {
 		return err
 	}
 	a.advance(p, off+1)
@@ -108,7 +113,7 @@ func (a *assembler) control(p int32, off int64) error {
 // eof records librdkafka's partition-EOF event at (p, off): the consumer's
 // position in p is off, everything before it read or invisible.
 func (a *assembler) eof(p int32, off int64) error {
-	if err := a.check(p); err != nil {
+	if err := a.check(p); err != nil || a.held(p) {
 		return err
 	}
 	a.advance(p, off)
@@ -204,6 +209,10 @@ func (a *assembler) parseFailed(p int32, off int64, err error) {
 func (a *assembler) progress() { a.lastProgress = time.Now() }
 
 func (a *assembler) stalled(timeout time.Duration) error {
+	if a.waitingOnPause() {
+		a.progress()
+		return nil
+	}
 	if time.Since(a.lastProgress) < timeout {
 		return nil
 	}

@@ -267,6 +267,7 @@ func (r *fastReader) drainOnce(waitMs int) error {
 	if r.direct != nil {
 		dst = r.direct.Tail(r.expect(r.a.batch))
 	}
+	r.a.fetched() // the buffer's records are used up
 	n, err := r.dr.Run(waitMs, dst)
 	r.a.stats.Crossings++
 	if err != nil {

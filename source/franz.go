@@ -226,6 +226,7 @@ func franzSASL(props map[string]string) (kgo.Opt, error) {
 func (r *franzReader) poll(ctx context.Context, wait time.Duration) error {
 	pctx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
+	r.a.fetched() // every fetched record was taken
 	r.fetches = r.cl.PollFetches(pctx)
 	r.a.stats.Polls++
 	for _, fe := range r.fetches.Errors() {

@@ -14,6 +14,7 @@ import (
 
 // Open validates cfg and opens the reader for its path. The returned
 // reader has assigned its partitions; reading starts at the first Next.
+// It is a consume.Pauser too.
 func Open(ctx context.Context, cfg Config) (consume.Reader, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
@@ -35,7 +36,14 @@ func Open(ctx context.Context, cfg Config) (consume.Reader, error) {
 	return pooled{r, pool}, nil
 }
 
-func openColumnar(ctx context.Context, c *Config) (consume.Reader, error) {
+// reader is what every path's reader is: a consume.Reader whose
+// partitions can be paused (pause.go).
+type reader interface {
+	consume.Reader
+	consume.Pauser
+}
+
+func openColumnar(ctx context.Context, c *Config) (reader, error) {
 	switch c.Path {
 	case consume.PathFast:
 		return openFast(c)
@@ -54,12 +62,12 @@ func openColumnar(ctx context.Context, c *Config) (consume.Reader, error) {
 // pooled is a columnar path's reader with its buffer pool, which it
 // closes after the reader.
 type pooled struct {
-	consume.Reader
+	reader
 	pool *recycle.Allocator
 }
 
 func (p pooled) Close() error {
-	err := p.Reader.Close()
+	err := p.reader.Close()
 	p.pool.Close()
 	return err
 }

@@ -80,6 +80,7 @@ func (r *pollReader) Next(ctx context.Context) (*consume.Batch, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("%s: %w", r.cfg.Path, err)
 		}
+		a.fetched() // Poll keeps no buffer of its own
 		ev := r.rdk.c.Poll(a.waitMs(int(pollWait/time.Millisecond), now))
 		a.stats.Polls++
 		switch e := ev.(type) {

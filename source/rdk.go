@@ -204,7 +204,7 @@ func (r *rdkConsumer) position(a *assembler) {
 		return
 	}
 	for _, tp := range tps {
-		if tp.Error == nil && tp.Offset >= 0 && a.check(tp.Partition) == nil {
+		if tp.Error == nil && tp.Offset >= 0 && a.check(tp.Partition) == nil && !a.held(tp.Partition) {
 			a.advance(tp.Partition, int64(tp.Offset))
 		}
 	}
