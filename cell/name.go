@@ -53,6 +53,9 @@ type Cell struct {
 	// Next under way and calls it again), as a Flink fetcher does for a
 	// checkpoint or a split change (0: never).
 	Wake time.Duration
+	// Pause is the interval at which the cell pauses a partition of its
+	// reader and, one interval later, resumes it (0: never).
+	Pause time.Duration
 	// Ckpt is the checkpoint interval (0: checkpointing off).
 	Ckpt time.Duration
 	// Prof is set for a profiled cell.
@@ -67,7 +70,7 @@ type Cell struct {
 // "BenchmarkLadder/" prefix), key=value parts in the fixed order of Keys, so
 // benchproc can project any of them:
 //
-//	path=fast/format=json/batch=8192/brokers=3/alloc=go/crc=off[/cluster=kafka][/compression=lz4][/size=1024][/keys=on][/nulls=0.01][/txn=aborts][/case=appended][/decoder=stock][/mode=live/rate=100000/linger=10ms][/wake=20ms][/ckpt=1s][/prof=on][/fault=kill][/aa=a]
+//	path=fast/format=json/batch=8192/brokers=3/alloc=go/crc=off[/cluster=kafka][/compression=lz4][/size=1024][/keys=on][/nulls=0.01][/txn=aborts][/case=appended][/decoder=stock][/mode=live/rate=100000/linger=10ms][/wake=20ms][/pause=100ms][/ckpt=1s][/prof=on][/fault=kill][/aa=a]
 //
 // The optional axes (cluster to case) are left out at their Default. Parse
 // is its inverse.
@@ -153,6 +156,10 @@ func (c Cell) Value(key string) string {
 	case Wake:
 		if c.Wake > 0 {
 			return c.Wake.String()
+		}
+	case Pause:
+		if c.Pause > 0 {
+			return c.Pause.String()
 		}
 	case Ckpt:
 		if c.Ckpt > 0 {
@@ -286,6 +293,8 @@ func (c *Cell) set(p Part) error {
 		}
 	case Wake:
 		c.Wake, err = canonicalDuration(p)
+	case Pause:
+		c.Pause, err = canonicalDuration(p)
 	case Ckpt:
 		c.Ckpt, err = canonicalDuration(p)
 	case Prof:

@@ -52,6 +52,7 @@ func variants() []Cell {
 	for _, d := range []time.Duration{time.Millisecond, 250 * time.Millisecond, time.Second, 90 * time.Second} {
 		add(func(c *Cell) { c.Ckpt = d })
 		add(func(c *Cell) { c.Wake = d })
+		add(func(c *Cell) { c.Pause = d })
 	}
 	for _, r := range []int{1, 10_000, 500_000} {
 		for _, l := range []time.Duration{time.Microsecond, time.Millisecond, 100 * time.Millisecond} {
@@ -187,6 +188,7 @@ func TestParseRefuses(t *testing.T) {
 		{ok + "/ckpt=-1s", "not a positive duration"},
 		{ok + "/wake=20000us", "not written as 20ms"},
 		{ok + "/ckpt=1s/wake=20ms", "out of order"},
+		{ok + "/pause=1s/wake=20ms", "out of order"},
 		{ok + "/prof=off", "unknown prof"},
 		{ok + "/aa=c", "unknown aa"},
 		{ok + "/mode=bounded", "never written"},

@@ -48,6 +48,9 @@ const (
 	// Wake is the interval at which a cell wakes its reader (a cancel of
 	// the Next under way), measuring how long the reader takes to return.
 	Wake = "wake"
+	// Pause is the interval at which a cell pauses one partition of its
+	// reader in turn and resumes it an interval later.
+	Pause = "pause"
 	// Ckpt is the checkpoint interval of a checkpointing cell.
 	Ckpt = "ckpt"
 	// Prof marks a profiled cell (prof=on).
@@ -111,7 +114,7 @@ func Default(key string) string {
 }
 
 // Keys lists every key a Cell's name can hold, in name order.
-func Keys() []string { return append(Axes(), Wake, Ckpt, Prof, Fault, AA) }
+func Keys() []string { return append(Axes(), Wake, Pause, Ckpt, Prof, Fault, AA) }
 
 // Consume paths, from least to most native, then the references, which
 // read the topic and count its records but build no Arrow batch.

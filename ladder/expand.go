@@ -44,13 +44,13 @@ func markBrokerKill(s *Spec, cells []cell.Cell) {
 }
 
 // product is the full product of the spec's axes, checkpoint values, wake
-// intervals and profile settings, in axis order (path outermost). The live axes multiply
+// and pause intervals and profile settings, in axis order (path outermost). The live axes multiply
 // only the cells of a mode that has them (cell.AxisOf; mode comes before
 // them): a mode=live cell takes every rate x linger, a maxrate cell every
 // linger and rate 0 (it searches for its rate), a bounded cell 0 for both,
 // once. A live or maxrate cell does not checkpoint, so it takes
-// checkpoint 0 only, whatever checkpoint lists, and a maxrate cell wake 0
-// only (checkSizes counts the same product).
+// checkpoint 0 only, whatever checkpoint lists, and a maxrate cell wake and pause
+// 0 only (checkSizes counts the same product).
 func product(s *Spec) []cell.Cell {
 	ckpts := s.Checkpoint
 	if len(ckpts) == 0 {
@@ -63,6 +63,10 @@ func product(s *Spec) []cell.Cell {
 	wakes := s.Wake
 	if len(wakes) == 0 {
 		wakes = []time.Duration{0}
+	}
+	pauses := s.Pause
+	if len(pauses) == 0 {
+		pauses = []time.Duration{0}
 	}
 	cells := []cell.Cell{{}}
 	for _, k := range cell.Axes() { // path outermost
@@ -87,15 +91,17 @@ func product(s *Spec) []cell.Cell {
 		if c.Live() {
 			cks = []time.Duration{0}
 		}
-		wks := wakes
+		wks, pss := wakes, pauses
 		if c.MaxRate() {
-			wks = []time.Duration{0}
+			wks, pss = []time.Duration{0}, []time.Duration{0}
 		}
 		for _, ck := range cks {
 			for _, wk := range wks {
-				for _, pr := range profs {
-					c.Ckpt, c.Wake, c.Prof = ck, wk, pr
-					out = append(out, c)
+				for _, ps := range pss {
+					for _, pr := range profs {
+						c.Ckpt, c.Wake, c.Pause, c.Prof = ck, wk, ps, pr
+						out = append(out, c)
+					}
 				}
 			}
 		}

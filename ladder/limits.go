@@ -204,10 +204,10 @@ func productSize(s *Spec) int {
 	}
 	n := 0
 	if s.hasBounded() {
-		n += times(base, max(1, len(s.Checkpoint)), max(1, len(s.Wake)))
+		n += times(base, max(1, len(s.Checkpoint)), max(1, len(s.Wake)), max(1, len(s.Pause)))
 	}
 	if s.hasLive() {
-		n += times(base, len(s.Rate), len(s.Linger), max(1, len(s.Wake)))
+		n += times(base, len(s.Rate), len(s.Linger), max(1, len(s.Wake)), max(1, len(s.Pause)))
 	}
 	if s.hasMaxRate() {
 		n += times(base, len(s.Linger))
@@ -246,6 +246,7 @@ func checkFailures(s *Spec) error {
 //   - wake on a reference path, a checkpointing cell, a parity case or a
 //     maxrate cell (rungargs refuses them: the wakes are measured on a
 //     plain read of a Go path);
+//   - pause with wake, or where wake is refused;
 //   - checkpoints in a parity case that is a special read (start-is-stop,
 //     appended, the failures): those cells read once;
 //   - case denied off cluster kafka: only real Kafka runs the ACL
@@ -275,6 +276,10 @@ func checkCombinations(s *Spec, cells []cell.Cell) error {
 			return fieldErrorf(cell.Nulls, "path flink cannot count tombstones (its value-only deserializers drop null values), but cell %s has nulls=%s", c.Name(), c.Value(cell.Nulls))
 		case c.Wake > 0 && (counting || c.Ckpt > 0 || c.Case != "" || c.MaxRate()):
 			return fieldErrorf(cell.Wake, "only a plain bounded or live cell of a Go path wakes its reader (no reference path, checkpoint, parity case or maxrate), but cell %s would", c.Name())
+		case c.Pause > 0 && c.Wake > 0:
+			return fieldErrorf(cell.Pause, "a pause cell wakes its reader at its pause interval, but cell %s has a wake interval too", c.Name())
+		case c.Pause > 0 && (counting || c.Ckpt > 0 || c.Case != "" || c.MaxRate()):
+			return fieldErrorf(cell.Pause, "only a plain bounded or live cell of a Go path pauses partitions (no reference path, checkpoint, parity case or maxrate), but cell %s would", c.Name())
 		case c.Ckpt > 0 && cell.SpecialRead(c.Case):
 			return fieldErrorf("checkpoint", "case %s is read once, not checkpointed, but cell %s checkpoints", c.Case, c.Name())
 		case c.Decoder == cell.DecoderStock && c.Path != cell.PathShallow && c.Path != cell.PathFast:

@@ -80,6 +80,12 @@ type Spec struct {
 	// dimension (a /wake=<interval> name part). Bounded and live cells of
 	// the Go paths only, without checkpoints or a parity case.
 	Wake []time.Duration `json:"wake_ns,omitempty"`
+	// Pause lists the intervals at which cells pause one partition of
+	// their reader in turn and resume it an interval later (0: never); a
+	// dimension like Wake (a /pause=<interval> name part), for the same
+	// cells, and never with a wake-up interval (a pause cell wakes its
+	// reader at its pause interval).
+	Pause []time.Duration `json:"pause_ns,omitempty"`
 	// Failures is the number of injected reader failures per cell; 0 = none.
 	Failures int `json:"failures,omitempty"`
 

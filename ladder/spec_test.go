@@ -199,6 +199,8 @@ func TestSpecErrors(t *testing.T) {
 			`x.yaml:12: decoder: decoder none only counts what it drains, so it cannot checkpoint or read a special case, but cell path=fast/format=json/batch=8192/brokers=1/alloc=go/crc=off/decoder=none/ckpt=1s does`},
 		{"wake with checkpoints", with("seed", "seed: 7\ncheckpoint: 1s\nwake: 20ms"),
 			`x.yaml:13: wake: only a plain bounded or live cell of a Go path wakes its reader (no reference path, checkpoint, parity case or maxrate), but cell path=fast/format=json/batch=8192/brokers=1/alloc=go/crc=off/wake=20ms/ckpt=1s would`},
+		{"pause with wake", with("seed", "seed: 7\nwake: 20ms\npause: 50ms"),
+			`x.yaml:13: pause: a pause cell wakes its reader at its pause interval, but cell path=fast/format=json/batch=8192/brokers=1/alloc=go/crc=off/wake=20ms/pause=50ms has a wake interval too`},
 		{"bad wake", with("seed", "seed: 7\nwake: often"),
 			`x.yaml:12: wake: want a positive duration like 90s or off, got "often"`},
 		{"java checkpointing", strings.NewReplacer("path: [fast]", "path: [java]", "seed: 7", "seed: 7\ncluster: [kafka]\ncheckpoint: [off, 1s]").Replace(validSpec),

@@ -93,6 +93,21 @@ const (
 	UnitWakeP50 = "wake-p50-us"
 	UnitWakeP99 = "wake-p99-us"
 	UnitWakeMax = "wake-max-us"
+
+	// A pause cell's (pause=<interval>): how many partitions it paused,
+	// the most rows of a paused partition handed over after its Pause
+	// returned (taken into the batch being built before it), how long the Pause and Resume calls took (a partition holds once
+	// Pause returns; Resume includes the seek back to its position), in
+	// microseconds, and the time from a Resume to that partition's first
+	// row, in milliseconds.
+	UnitPauses         = "pauses"
+	UnitPauseHoldRec   = "pause-hold-rec"
+	UnitPauseP99       = "pause-p99-us"
+	UnitPauseMax       = "pause-max-us"
+	UnitResumeP99      = "resume-p99-us"
+	UnitResumeMax      = "resume-max-us"
+	UnitResumeFirstP99 = "resume-first-p99-ms"
+	UnitResumeFirstMax = "resume-first-max-ms"
 )
 
 // ConfigSurfaced is the file-config key under which a parity cell that
@@ -148,6 +163,15 @@ var unitDirections = map[string]Direction{
 	UnitWakeP50: LowerIsBetter,
 	UnitWakeP99: LowerIsBetter,
 	UnitWakeMax: LowerIsBetter,
+
+	UnitPauses:         Neutral,
+	UnitPauseHoldRec:   LowerIsBetter,
+	UnitPauseP99:       LowerIsBetter,
+	UnitPauseMax:       LowerIsBetter,
+	UnitResumeP99:      LowerIsBetter,
+	UnitResumeMax:      LowerIsBetter,
+	UnitResumeFirstP99: LowerIsBetter,
+	UnitResumeFirstMax: LowerIsBetter,
 }
 
 // Better returns the direction in which unit improves: the table above,

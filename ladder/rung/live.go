@@ -152,8 +152,11 @@ func (tr *liveTrial) read(ctx context.Context, c *rungargs.Cell, r consume.Reade
 	v.live = true
 	ck := newChecker(v, behind(c.Batch))
 	defer ck.wait()
-	rd, wk := wakeReader(c, r)
-	defer wk.close()
+	rd, fig, err := cellReader(c, r)
+	if err != nil {
+		return err
+	}
+	defer fig.close()
 
 	cpu0 := cpuTime()
 	for v.rows < int64(c.Records) {
@@ -173,7 +176,7 @@ func (tr *liveTrial) read(ctx context.Context, c *rungargs.Cell, r consume.Reade
 		return err
 	}
 	tr.cpu = cpuTime() - cpu0
-	if tr.wake, err = wk.figures(); err != nil {
+	if tr.wake, err = fig.figures(); err != nil {
 		return err
 	}
 	if tr.prod, err = prod.wait(ctx); err != nil {

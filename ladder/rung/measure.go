@@ -78,8 +78,11 @@ func measure(ctx context.Context, c *rungargs.Cell, mem *countingAllocator, t *t
 		return nil, err
 	}
 	defer r.Close()
-	rd, wk := wakeReader(c, r)
-	defer wk.close()
+	rd, fig, err := cellReader(c, r)
+	if err != nil {
+		return nil, err
+	}
+	defer fig.close()
 
 	var ms0, ms1 runtime.MemStats
 	runtime.ReadMemStats(&ms0)
@@ -130,7 +133,7 @@ func measure(ctx context.Context, c *rungargs.Cell, mem *countingAllocator, t *t
 	}
 	cpu1 := cpuTime()
 	runtime.ReadMemStats(&ms1)
-	woke, err := wk.figures()
+	woke, err := fig.figures()
 	if err != nil {
 		return nil, err
 	}

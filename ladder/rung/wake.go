@@ -30,10 +30,16 @@ type waker struct {
 	consume.Reader
 	now func() time.Time
 
+	// between, when set, runs before the next call to the reader after
+	// every tick (a pause cell's pauseCycle.toggle): between two calls,
+	// as a Flink fetcher applies a pause or a split change once woken.
+	between func() error
+
 	mu     sync.Mutex
 	cancel context.CancelFunc // the Next under way; nil between calls
 	woke   time.Time          // when it was woken; zero if it was not
 	took   []time.Duration    // cancel to return, per wake-up
+	due    bool               // a tick came since between last ran
 
 	interval time.Duration
 	tk       *time.Ticker // nil when the ticks are a test's
@@ -79,6 +85,7 @@ func (w *waker) run(tick <-chan time.Time) {
 func (w *waker) wake() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	w.due = true
 	if w.cancel != nil && w.woke.IsZero() {
 		w.woke = w.now()
 		w.cancel()
@@ -92,8 +99,20 @@ func (w *waker) Next(ctx context.Context) (*consume.Batch, error) {
 	for {
 		nctx, cancel := context.WithCancel(ctx)
 		w.mu.Lock()
-		w.cancel = cancel
+		due := w.due && w.between != nil
+		w.due, w.cancel = false, cancel
 		w.mu.Unlock()
+		if due {
+			// a tick while it runs cancels nctx: the Next below returns
+			// at once and the loop comes back here
+			if err := w.between(); err != nil {
+				w.mu.Lock()
+				w.cancel, w.woke = nil, time.Time{}
+				w.mu.Unlock()
+				cancel()
+				return nil, err
+			}
+		}
 		b, err := w.Reader.Next(nctx)
 		back := w.now()
 		w.mu.Lock()

@@ -111,6 +111,9 @@ func (c *Cell) Args() []string {
 	if c.Wake > 0 {
 		opt(cell.Wake, c.Wake.String())
 	}
+	if c.Pause > 0 {
+		opt(cell.Pause, c.Pause.String())
+	}
 	if c.Ckpt > 0 {
 		opt("checkpoint-interval", c.Ckpt.String())
 	}
@@ -207,6 +210,12 @@ func (c *Cell) Validate() error {
 		return fmt.Errorf("a broker kill cell cannot also checkpoint")
 	case c.Wake < 0:
 		return fmt.Errorf("wake must be >= 0, got %v", c.Wake)
+	case c.Pause < 0:
+		return fmt.Errorf("pause must be >= 0, got %v", c.Pause)
+	case c.Pause > 0 && c.Wake > 0:
+		return fmt.Errorf("pause=%v wakes the reader at its own interval: no wake too", c.Pause)
+	case c.Pause > 0 && (cell.CountingPath(c.Path) || c.Ckpt > 0 || c.FaultSocket != "" || c.Case != "" || c.MaxRate()):
+		return fmt.Errorf("pause=%v: only a plain bounded or live cell of a Go path pauses partitions (no reference, checkpoint, fault, case or maxrate)", c.Pause)
 	case c.Wake > 0 && (cell.CountingPath(c.Path) || c.Ckpt > 0 || c.FaultSocket != "" || c.Case != "" || c.MaxRate()):
 		return fmt.Errorf("wake=%v: only a plain bounded or live cell of a Go path wakes its reader (no reference, checkpoint, fault, case or maxrate)", c.Wake)
 	case (c.Fault != "") != (c.FaultSocket != ""):

@@ -44,7 +44,9 @@ func TestArgsRoundTrip(t *testing.T) {
 	woken.Wake = 20 * time.Millisecond
 	bwoken := small
 	bwoken.Path, bwoken.Wake = "shallow", time.Second
-	for _, c := range []rungargs.Cell{full(), small, kill, live, producer, maxrate, woken, bwoken} {
+	paused := live
+	paused.Pause = 100 * time.Millisecond
+	for _, c := range []rungargs.Cell{full(), small, kill, live, producer, maxrate, woken, bwoken, paused} {
 		back, err := rungargs.Parse(c.Args(), io.Discard)
 		if err != nil {
 			t.Fatalf("Parse(%q): %v", c.Args(), err)
@@ -84,6 +86,8 @@ func TestParseRejects(t *testing.T) {
 		"--failures 1":                          "need checkpoints",
 		"--path java --wake 20ms":               "only a plain bounded or live cell of a Go path wakes its reader",
 		"--path fast --wake -1s":                "wake must be >= 0",
+		"--path fast --pause 1s --wake 1s":      "no wake too",
+		"--path java --pause 1s":                "only a plain bounded or live cell of a Go path pauses partitions",
 		"--path fast --wake 1s --case appended": "only a plain bounded or live cell of a Go path wakes its reader",
 		"--role writer":                         "unknown role",
 		"--role reader":                         "needs --ckpt-dir",

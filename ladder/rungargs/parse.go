@@ -62,6 +62,7 @@ func Decode(args []string, usage io.Writer) (Cell, error) {
 		}
 		shape[k] = fs.String(k, cell.Default(k), usage)
 	}
+	fs.DurationVar(&c.Pause, cell.Pause, 0, "pause one partition in turn at this interval and resume it an interval later, measuring both (0: never)")
 	fs.DurationVar(&c.Wake, cell.Wake, 0, "wake the reader (cancel the Next under way) at this interval and measure how long it takes to return (0: never)")
 	fs.DurationVar(&c.Ckpt, "checkpoint-interval", 0, "checkpoint barrier interval (0: checkpointing off)")
 	fs.StringVar(&c.Fault, cell.Fault, "", "fault=kill: a broker is killed and restarted mid-cell (needs --fault-socket)")
