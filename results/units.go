@@ -102,10 +102,10 @@ const (
 	// row, in milliseconds.
 	UnitPauses         = "pauses"
 	UnitPauseHoldRec   = "pause-hold-rec"
-	UnitPauseP99       = "pause-p99-us"
-	UnitPauseMax       = "pause-max-us"
-	UnitResumeP99      = "resume-p99-us"
-	UnitResumeMax      = "resume-max-us"
+	UnitPauseP99       = "pause-call-p99-us"
+	UnitPauseMax       = "pause-call-max-us"
+	UnitResumeP99      = "resume-call-p99-us"
+	UnitResumeMax      = "resume-call-max-us"
 	UnitResumeFirstP99 = "resume-first-p99-ms"
 	UnitResumeFirstMax = "resume-first-max-ms"
 )
