@@ -2,9 +2,11 @@ package clusters
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 )
 
@@ -37,6 +39,36 @@ func CommitOffsets(ctx context.Context, c Cluster, group, topic string, offsets 
 		}
 		return nil
 	})
+}
+
+// CommittedOffsets returns group's committed offset of every partition of
+// topic (OffsetFetch), -1 where it has none (a group that does not exist
+// has none). ctx bounds the call (30 s
+// when it has no deadline).
+func CommittedOffsets(ctx context.Context, c Cluster, group, topic string, partitions int) ([]int64, error) {
+	out := make([]int64, partitions)
+	for p := range out {
+		out[p] = -1
+	}
+	err := c.withAdmin(ctx, func(ctx context.Context, adm *kadm.Client) error {
+		resp, err := adm.FetchOffsets(ctx, group)
+		if errors.Is(err, kerr.GroupIDNotFound) {
+			return nil // kfake's answer for a group nobody committed for
+		}
+		if err != nil {
+			return c.requestError(fmt.Sprintf("fetch the offsets of group %s", group), err)
+		}
+		if err := resp.Error(); err != nil {
+			return fmt.Errorf("fetch the offsets of group %s: %w", group, err)
+		}
+		resp.Each(func(o kadm.OffsetResponse) {
+			if o.Topic == topic && int(o.Partition) < partitions && o.Partition >= 0 {
+				out[o.Partition] = o.At
+			}
+		})
+		return nil
+	})
+	return out, err
 }
 
 // OffsetsAfter returns, per partition of topic, the offset of the first

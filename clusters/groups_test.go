@@ -87,4 +87,9 @@ func TestGroupsAndTimestamps(t *testing.T) {
 	if err := clusters.CommitOffsets(ctx, cl, "", "t", []int64{1, 1}); err == nil {
 		t.Error("a commit without a group was accepted")
 	}
+	for group, want := range map[string][]int64{"g": {3, -1}, "above": {50, 50}, "nobody": {-1, -1}} {
+		if got, err := clusters.CommittedOffsets(ctx, cl, group, "t", 2); err != nil || !slices.Equal(got, want) {
+			t.Errorf("CommittedOffsets(%s) = %v, %v; want %v", group, got, err, want)
+		}
+	}
 }

@@ -14,7 +14,7 @@ import (
 
 // Open validates cfg and opens the reader for its path. The returned
 // reader has assigned its partitions; reading starts at the first Next.
-// It is a consume.Pauser too.
+// It is a consume.Pauser and a consume.Committer too.
 func Open(ctx context.Context, cfg Config) (consume.Reader, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
@@ -37,10 +37,12 @@ func Open(ctx context.Context, cfg Config) (consume.Reader, error) {
 }
 
 // reader is what every path's reader is: a consume.Reader whose
-// partitions can be paused (pause.go).
+// partitions can be paused (pause.go) and which commits offsets for its
+// group (commit.go).
 type reader interface {
 	consume.Reader
 	consume.Pauser
+	consume.Committer
 }
 
 func openColumnar(ctx context.Context, c *Config) (reader, error) {
