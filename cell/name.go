@@ -58,6 +58,9 @@ type Cell struct {
 	Pause time.Duration
 	// Ckpt is the checkpoint interval (0: checkpointing off).
 	Ckpt time.Duration
+	// Commit is set for a checkpointing cell whose readers commit every
+	// completed checkpoint's positions for a consumer group (commit=on).
+	Commit bool
 	// Prof is set for a profiled cell.
 	Prof bool
 	// Fault is FaultKill for a cell that kills and restarts a broker, else "".
@@ -70,7 +73,7 @@ type Cell struct {
 // "BenchmarkLadder/" prefix), key=value parts in the fixed order of Keys, so
 // benchproc can project any of them:
 //
-//	path=fast/format=json/batch=8192/brokers=3/alloc=go/crc=off[/cluster=kafka][/compression=lz4][/size=1024][/keys=on][/nulls=0.01][/txn=aborts][/case=appended][/decoder=stock][/mode=live/rate=100000/linger=10ms][/wake=20ms][/pause=100ms][/ckpt=1s][/prof=on][/fault=kill][/aa=a]
+//	path=fast/format=json/batch=8192/brokers=3/alloc=go/crc=off[/cluster=kafka][/compression=lz4][/size=1024][/keys=on][/nulls=0.01][/txn=aborts][/case=appended][/decoder=stock][/mode=live/rate=100000/linger=10ms][/wake=20ms][/pause=100ms][/ckpt=1s][/commit=on][/prof=on][/fault=kill][/aa=a]
 //
 // The optional axes (cluster to case) are left out at their Default. Parse
 // is its inverse.
@@ -164,6 +167,10 @@ func (c Cell) Value(key string) string {
 	case Ckpt:
 		if c.Ckpt > 0 {
 			return c.Ckpt.String()
+		}
+	case Commit:
+		if c.Commit {
+			return On
 		}
 	case Prof:
 		if c.Prof {
@@ -297,6 +304,9 @@ func (c *Cell) set(p Part) error {
 		c.Pause, err = canonicalDuration(p)
 	case Ckpt:
 		c.Ckpt, err = canonicalDuration(p)
+	case Commit:
+		_, err = known(p, []string{On})
+		c.Commit = true
 	case Prof:
 		_, err = known(p, []string{On})
 		c.Prof = true

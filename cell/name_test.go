@@ -53,6 +53,7 @@ func variants() []Cell {
 		add(func(c *Cell) { c.Ckpt = d })
 		add(func(c *Cell) { c.Wake = d })
 		add(func(c *Cell) { c.Pause = d })
+		add(func(c *Cell) { c.Ckpt, c.Commit = d, true })
 	}
 	for _, r := range []int{1, 10_000, 500_000} {
 		for _, l := range []time.Duration{time.Microsecond, time.Millisecond, 100 * time.Millisecond} {
@@ -189,6 +190,7 @@ func TestParseRefuses(t *testing.T) {
 		{ok + "/wake=20000us", "not written as 20ms"},
 		{ok + "/ckpt=1s/wake=20ms", "out of order"},
 		{ok + "/pause=1s/wake=20ms", "out of order"},
+		{ok + "/commit=off", "unknown commit"},
 		{ok + "/prof=off", "unknown prof"},
 		{ok + "/aa=c", "unknown aa"},
 		{ok + "/mode=bounded", "never written"},

@@ -142,5 +142,8 @@ func (rd *reader) reportJob(job *ckptJob) error {
 		return err
 	}
 	rd.coord.finished(job.committed)
-	return nil
+	if rd.offsets != nil {
+		rd.offsets.post(job.id, job.snap.Split)
+	}
+	return rd.emitOffsets()
 }

@@ -39,9 +39,12 @@ type Event struct {
 	// halt: how long the reader waited at its failure point for its own
 	// checkpoint (0 when it had one).
 	WaitNS int64 `json:"wait_ns,omitempty"`
-	// commit
+	// commit, offsets (how long the commit took)
 	Txns     int   `json:"txns,omitempty"`
 	CommitNS int64 `json:"commit_ns,omitempty"`
+	// offsets: completed checkpoints whose offset commit this one
+	// superseded before it was sent
+	Skipped int `json:"skipped,omitempty"`
 	// ckpt-failed, error
 	Err string `json:"err,omitempty"`
 }
@@ -54,6 +57,9 @@ const (
 	EvCkpt       = "ckpt"
 	EvCkptFailed = "ckpt-failed"
 	EvCommit     = "commit"
+	// EvOffsets is a completed checkpoint's positions committed for the
+	// reader's group (ReaderOptions.Commit), or the commit's error.
+	EvOffsets = "offsets"
 	EvHalt       = "halt"
 	EvDone       = "done"
 	EvError      = "error"

@@ -73,6 +73,17 @@ func (inc *incarnation) handle(ev *Event, res *Result) error {
 		}
 		res.FailedCheckpoints++
 	case EvCommit:
+	case EvOffsets:
+		if len(ev.Split) != inc.nStart {
+			return fmt.Errorf("reader %d committed offsets of %d partitions, the range has %d", inc.index, len(ev.Split), inc.nStart)
+		}
+		if n := len(res.Offsets); n > 0 && ev.Err == "" && ev.ID <= res.LastOffsetsID && res.LastOffsets != nil {
+			return fmt.Errorf("reader %d committed checkpoint %d's offsets after checkpoint %d's", inc.index, ev.ID, res.LastOffsetsID)
+		}
+		res.Offsets = append(res.Offsets, OffsetCommit{ID: ev.ID, Reader: inc.index, Split: ev.Split, Dur: time.Duration(ev.CommitNS), Err: ev.Err, Skipped: ev.Skipped})
+		if ev.Err == "" {
+			res.LastOffsets, res.LastOffsetsID = ev.Split, ev.ID
+		}
 	case EvHalt:
 		if len(ev.Split) != inc.nStart {
 			return fmt.Errorf("reader %d halted with %d partitions, the range has %d", inc.index, len(ev.Split), inc.nStart)

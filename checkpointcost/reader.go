@@ -38,6 +38,12 @@ type ReaderOptions struct {
 	// (ReadPlan); the zero Plan runs to the end.
 	Plan Plan
 
+	// Commit, when set, commits every completed checkpoint's positions
+	// for the source's consumer group (offsets.go), each within
+	// CommitTimeout (0: DefaultCommitTimeout).
+	Commit        consume.Committer
+	CommitTimeout time.Duration
+
 	// fs replaces the operating system's file system (tests).
 	fs fileSystem
 	// trigger replaces the checkpoint coordinator (tests).
@@ -74,6 +80,8 @@ type reader struct {
 	// completed counts this reader's completed periodic (or forced)
 	// checkpoints: a planned failure waits for the first.
 	completed int
+	// offsets commits completed checkpoints' positions (nil: off).
+	offsets *offsetCommitter
 }
 
 // ErrHalted is what RunReader returns when the reader stopped at its
@@ -120,6 +128,10 @@ func RunReader(ctx context.Context, r consume.Reader, opt ReaderOptions, events 
 		jobDone: make(chan *ckptJob, 1),
 	}
 	defer rd.sink.close()
+	if opt.Commit != nil {
+		rd.offsets = newOffsetCommitter(opt.Commit, opt.CommitTimeout)
+		defer rd.offsets.finish()
+	}
 	err := rd.run(ctx, r)
 	if rd.inflight != nil {
 		// Reading failed while a checkpoint was in flight: let it end, so
@@ -186,6 +198,13 @@ func (rd *reader) run(ctx context.Context, r consume.Reader) error {
 	}
 	if err := rd.poll(true); err != nil {
 		return err
+	}
+	if rd.offsets != nil {
+		// the final checkpoint's positions are committed before done
+		rd.offsets.finish()
+		if err := rd.emitOffsets(); err != nil {
+			return err
+		}
 	}
 	end := rd.last
 	if end.IsZero() {

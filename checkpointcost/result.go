@@ -67,6 +67,32 @@ type Result struct {
 	Window  time.Duration
 	// Startup is the first reader's process start to first record.
 	Startup time.Duration
+
+	// Offsets lists every offset commit of completed checkpoints
+	// (ReaderOptions.Commit), in the order the readers reported them.
+	// From it: OffsetCommits that succeeded [offset-commits],
+	// OffsetFailed [offset-commit-failed] with the first error in
+	// OffsetErr, OffsetSkipped checkpoints whose commit a newer one
+	// superseded before it was sent [offset-commit-skipped], and the
+	// commit durations OffsetP50, OffsetMax [offset-commit-p50-ms,
+	// offset-commit-max-ms]. LastOffsets is the last successful commit's
+	// positions (checkpoint LastOffsetsID): what the group holds after the
+	// cell.
+	Offsets                                   []OffsetCommit
+	OffsetCommits, OffsetFailed, OffsetSkipped int
+	OffsetErr                                  string
+	OffsetP50, OffsetMax                       time.Duration
+	LastOffsets                                []int64
+	LastOffsetsID                              int
+}
+
+// OffsetCommit is one offset commit a reader reported.
+type OffsetCommit struct {
+	ID, Reader int
+	Split      []int64
+	Dur        time.Duration
+	Err        string
+	Skipped    int
 }
 
 // RecPerSec is the steady-state read rate, Read/Window (0 with no window).
@@ -129,6 +155,22 @@ func (r *Result) summarise() {
 	}
 	r.CkptP50, r.CkptP99, r.CkptMax = percentile(dur, 50), percentile(dur, 99), percentile(dur, 100)
 	r.AlignP99, r.SnapshotP99, r.PauseP99 = percentile(align, 99), percentile(snap, 99), percentile(pause, 99)
+	var odur []time.Duration
+	r.OffsetCommits, r.OffsetFailed, r.OffsetSkipped, r.OffsetErr = 0, 0, 0, ""
+	for _, o := range r.Offsets {
+		r.OffsetSkipped += o.Skipped
+		odur = append(odur, o.Dur)
+		if o.Err != "" {
+			if r.OffsetFailed == 0 {
+				r.OffsetErr = o.Err
+			}
+			r.OffsetFailed++
+			continue
+		}
+		r.OffsetCommits++
+		r.LastOffsets, r.LastOffsetsID = o.Split, o.ID
+	}
+	r.OffsetP50, r.OffsetMax = percentile(odur, 50), percentile(odur, 100)
 	if n := len(r.Failures); n > 0 {
 		var replay int64
 		var rec, st, cu, wait time.Duration

@@ -151,3 +151,21 @@ func TimestampAt(ctx context.Context, c Cluster, topic string, partition int32, 
 		}
 	}
 }
+
+// DeleteGroup deletes group (DeleteGroups); a group that does not exist is
+// no error. ctx bounds the call (30 s when it has no deadline).
+func DeleteGroup(ctx context.Context, c Cluster, group string) error {
+	return c.withAdmin(ctx, func(ctx context.Context, adm *kadm.Client) error {
+		resp, err := adm.DeleteGroup(ctx, group)
+		if errors.Is(err, kerr.GroupIDNotFound) {
+			return nil
+		}
+		if err != nil {
+			return c.requestError(fmt.Sprintf("delete group %s", group), err)
+		}
+		if resp.Err != nil && !errors.Is(resp.Err, kerr.GroupIDNotFound) {
+			return fmt.Errorf("delete group %s: %w", group, resp.Err)
+		}
+		return nil
+	})
+}

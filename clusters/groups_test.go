@@ -92,4 +92,12 @@ func TestGroupsAndTimestamps(t *testing.T) {
 			t.Errorf("CommittedOffsets(%s) = %v, %v; want %v", group, got, err, want)
 		}
 	}
+	for _, group := range []string{"g", "nobody"} {
+		if err := clusters.DeleteGroup(ctx, cl, group); err != nil {
+			t.Errorf("DeleteGroup(%s): %v", group, err)
+		}
+	}
+	if got, err := clusters.CommittedOffsets(ctx, cl, "g", "t", 2); err != nil || !slices.Equal(got, []int64{-1, -1}) {
+		t.Errorf("after DeleteGroup(g): %v, %v; want no offsets", got, err)
+	}
 }

@@ -43,8 +43,9 @@ func markBrokerKill(s *Spec, cells []cell.Cell) {
 	}
 }
 
-// product is the full product of the spec's axes, checkpoint values, wake
-// and pause intervals and profile settings, in axis order (path outermost). The live axes multiply
+// product is the full product of the spec's axes, checkpoint values (and
+// commit_offsets for the checkpointing ones), wake and pause intervals and
+// profile settings, in axis order (path outermost). The live axes multiply
 // only the cells of a mode that has them (cell.AxisOf; mode comes before
 // them): a mode=live cell takes every rate x linger, a maxrate cell every
 // linger and rate 0 (it searches for its rate), a bounded cell 0 for both,
@@ -67,6 +68,10 @@ func product(s *Spec) []cell.Cell {
 	pauses := s.Pause
 	if len(pauses) == 0 {
 		pauses = []time.Duration{0}
+	}
+	commits := s.CommitOffsets
+	if len(commits) == 0 {
+		commits = []bool{false}
 	}
 	cells := []cell.Cell{{}}
 	for _, k := range cell.Axes() { // path outermost
@@ -96,11 +101,17 @@ func product(s *Spec) []cell.Cell {
 			wks, pss = []time.Duration{0}, []time.Duration{0}
 		}
 		for _, ck := range cks {
-			for _, wk := range wks {
-				for _, ps := range pss {
-					for _, pr := range profs {
-						c.Ckpt, c.Wake, c.Pause, c.Prof = ck, wk, ps, pr
-						out = append(out, c)
+			cms := commits
+			if ck == 0 {
+				cms = []bool{false}
+			}
+			for _, cm := range cms {
+				for _, wk := range wks {
+					for _, ps := range pss {
+						for _, pr := range profs {
+							c.Ckpt, c.Commit, c.Wake, c.Pause, c.Prof = ck, cm, wk, ps, pr
+							out = append(out, c)
+						}
 					}
 				}
 			}

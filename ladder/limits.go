@@ -204,7 +204,7 @@ func productSize(s *Spec) int {
 	}
 	n := 0
 	if s.hasBounded() {
-		n += times(base, max(1, len(s.Checkpoint)), max(1, len(s.Wake)), max(1, len(s.Pause)))
+		n += times(base, max(1, len(s.Checkpoint)), max(1, len(s.CommitOffsets)), max(1, len(s.Wake)), max(1, len(s.Pause)))
 	}
 	if s.hasLive() {
 		n += times(base, len(s.Rate), len(s.Linger), max(1, len(s.Wake)), max(1, len(s.Pause)))
@@ -247,6 +247,7 @@ func checkFailures(s *Spec) error {
 //     maxrate cell (rungargs refuses them: the wakes are measured on a
 //     plain read of a Go path);
 //   - pause with wake, or where wake is refused;
+//   - commit_offsets on a reference path;
 //   - checkpoints in a parity case that is a special read (start-is-stop,
 //     appended, the failures): those cells read once;
 //   - case denied off cluster kafka: only real Kafka runs the ACL
@@ -276,6 +277,8 @@ func checkCombinations(s *Spec, cells []cell.Cell) error {
 			return fieldErrorf(cell.Nulls, "path flink cannot count tombstones (its value-only deserializers drop null values), but cell %s has nulls=%s", c.Name(), c.Value(cell.Nulls))
 		case c.Wake > 0 && (counting || c.Ckpt > 0 || c.Case != "" || c.MaxRate()):
 			return fieldErrorf(cell.Wake, "only a plain bounded or live cell of a Go path wakes its reader (no reference path, checkpoint, parity case or maxrate), but cell %s would", c.Name())
+		case c.Commit && counting:
+			return fieldErrorf("commit_offsets", "path %s does not commit offsets from the lab's checkpoints (flink commits on its own), but cell %s would", c.Path, c.Name())
 		case c.Pause > 0 && c.Wake > 0:
 			return fieldErrorf(cell.Pause, "a pause cell wakes its reader at its pause interval, but cell %s has a wake interval too", c.Name())
 		case c.Pause > 0 && (counting || c.Ckpt > 0 || c.Case != "" || c.MaxRate()):

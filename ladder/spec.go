@@ -86,6 +86,11 @@ type Spec struct {
 	// cells, and never with a wake-up interval (a pause cell wakes its
 	// reader at its pause interval).
 	Pause []time.Duration `json:"pause_ns,omitempty"`
+	// CommitOffsets lists whether checkpointing cells commit each completed
+	// checkpoint's positions for a consumer group, as Flink's
+	// commit.offsets.on.checkpoint; [off, on] runs them both ways (a
+	// /commit=on name part). Cells without checkpoints take off only.
+	CommitOffsets []bool `json:"commit_offsets,omitempty"`
 	// Failures is the number of injected reader failures per cell; 0 = none.
 	Failures int `json:"failures,omitempty"`
 

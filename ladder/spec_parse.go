@@ -232,6 +232,8 @@ func (p *specParser) field(s *Spec, k, v *yaml.Node) error {
 		s.Bootstrap, err = p.strList(f, v)
 	case "cluster_props":
 		s.ClusterProps, err = p.strMap(f, v)
+	case "commit_offsets":
+		s.CommitOffsets, err = p.onOffs(f, v)
 	case "profile":
 		s.Profile, err = p.onOffs(f, v)
 	case "micro":

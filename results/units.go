@@ -108,6 +108,16 @@ const (
 	UnitResumeMax      = "resume-call-max-us"
 	UnitResumeFirstP99 = "resume-first-p99-ms"
 	UnitResumeFirstMax = "resume-first-max-ms"
+
+	// A commit=on checkpoint cell's: offset commits of completed
+	// checkpoints that succeeded, failed (reported, not fatal), and were
+	// skipped for a newer one before they were sent; how long a commit
+	// took (it runs off the read path).
+	UnitOffsetCommits = "offset-commits"
+	UnitOffsetFailed  = "offset-commit-failed"
+	UnitOffsetSkipped = "offset-commit-skipped"
+	UnitOffsetP50     = "offset-commit-p50-ms"
+	UnitOffsetMax     = "offset-commit-max-ms"
 )
 
 // ConfigSurfaced is the file-config key under which a parity cell that
@@ -172,6 +182,12 @@ var unitDirections = map[string]Direction{
 	UnitResumeMax:      LowerIsBetter,
 	UnitResumeFirstP99: LowerIsBetter,
 	UnitResumeFirstMax: LowerIsBetter,
+
+	UnitOffsetCommits: Neutral,
+	UnitOffsetFailed:  LowerIsBetter,
+	UnitOffsetSkipped: Neutral,
+	UnitOffsetP50:     LowerIsBetter,
+	UnitOffsetMax:     LowerIsBetter,
 }
 
 // Better returns the direction in which unit improves: the table above,

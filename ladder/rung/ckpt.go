@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"syscall"
 	"time"
 
@@ -42,10 +44,14 @@ func runReader(ctx context.Context, c *rungargs.Cell, mem *countingAllocator, t 
 	if err != nil {
 		return err
 	}
+	if c.Commit && c.Group == "" {
+		return fmt.Errorf("commit=on: the reader was given no group")
+	}
 	r, err := source.Open(ctx, source.Config{
 		Path: consume.Path(c.Path), Bootstrap: c.Bootstrap, Props: c.Props, Topic: c.Topic,
 		Partitions: c.Partitions, Start: restored.Start, Stop: stop, Batch: c.Batch, CRC: c.CRC,
 		Keys: c.Keys, Decoder: c.Value(cell.Decoder), Codec: t.codec, Mem: mem, Timeout: StallTimeout(c.Timeout),
+		Group: c.Group,
 	})
 	if err != nil {
 		return err
@@ -65,6 +71,13 @@ func runReader(ctx context.Context, c *rungargs.Cell, mem *countingAllocator, t 
 	if c.Failures == 0 {
 		// No kill to place: progress every 100 ms, not a write(2) per batch.
 		opt.Progress = progressEvery
+	}
+	if c.Commit {
+		cm, ok := r.(consume.Committer)
+		if !ok {
+			return fmt.Errorf("commit=on: path %s's reader cannot commit offsets", c.Path)
+		}
+		opt.Commit = cm
 	}
 	err = checkpointcost.RunReader(ctx, vr, opt, w)
 	if err != nil {
@@ -102,6 +115,17 @@ func runSupervised(ctx context.Context, c *rungargs.Cell, b Build, cl clusters.C
 	start, stop := t.layout.Bounds()
 	reader := *c
 	reader.Role, reader.CkptDir = rungargs.RoleReader, dir
+	if c.Commit {
+		// one group for the cell's every reader, gone after the cell
+		reader.Group = fmt.Sprintf("fplab-ckpt-%s-%s", c.Path, strconv.FormatInt(time.Now().UnixNano(), 36))
+		defer func() {
+			dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+			defer cancel()
+			if err := clusters.DeleteGroup(dctx, cl, reader.Group); err != nil {
+				fmt.Fprintf(os.Stderr, "commit: group %s left behind: %v\n", reader.Group, err)
+			}
+		}()
+	}
 	argv := rungargs.WrapArgv(append([]string{exe, "rung"}, reader.Args()...))
 	res, err := checkpointcost.Supervise(ctx, checkpointcost.SuperviseOptions{
 		Store: store, Output: output, Start: start, Stop: stop, Holes: t.layout.Holes,
@@ -141,6 +165,13 @@ func runSupervised(ctx context.Context, c *rungargs.Cell, b Build, cl clusters.C
 		{Value: float64(res.Verdict.Lost), Unit: results.UnitLostRec},
 		{Value: float64(res.Verdict.Dup), Unit: results.UnitDupRec},
 	}
+	if c.Commit {
+		more, err := checkCommitted(ctx, cl, reader.Group, c, &res, stop)
+		if err != nil {
+			return err
+		}
+		figs = append(figs, more...)
+	}
 	if len(res.Failures) > 0 {
 		figs = append(figs,
 			results.Metric{Value: ms(res.Recover), Unit: results.UnitRecoverMs},
@@ -158,4 +189,33 @@ func killSeed(c *rungargs.Cell) uint64 {
 		return c.KillSeed
 	}
 	return c.Seed
+}
+
+// checkCommitted holds a commit=on cell to what committing on completed
+// checkpoints promises: commits were made, the last successful one is the
+// final checkpoint's positions (the range's stop: every partition,
+// finished ones included), and the group on the broker holds exactly
+// that. Failed commits are counted, not fatal (recovery reads checkpoint
+// state only). It returns the cell's offset units.
+func checkCommitted(ctx context.Context, cl clusters.Cluster, group string, c *rungargs.Cell, res *checkpointcost.Result, stop []int64) ([]results.Metric, error) {
+	if res.OffsetCommits == 0 {
+		return nil, fmt.Errorf("commit=on: no offset commit succeeded (%d failed; first: %s)", res.OffsetFailed, res.OffsetErr)
+	}
+	if !slices.Equal(res.LastOffsets, stop) {
+		return nil, fmt.Errorf("commit=on: the last offsets committed (checkpoint %d) are %v, not the final checkpoint's %v", res.LastOffsetsID, res.LastOffsets, stop)
+	}
+	held, err := clusters.CommittedOffsets(ctx, cl, group, c.Topic, c.Partitions)
+	if err != nil {
+		return nil, fmt.Errorf("commit=on: %w", err)
+	}
+	if !slices.Equal(held, res.LastOffsets) {
+		return nil, fmt.Errorf("commit=on: group %s holds %v on the broker, but checkpoint %d committed %v", group, held, res.LastOffsetsID, res.LastOffsets)
+	}
+	return []results.Metric{
+		{Value: float64(res.OffsetCommits), Unit: results.UnitOffsetCommits},
+		{Value: float64(res.OffsetFailed), Unit: results.UnitOffsetFailed},
+		{Value: float64(res.OffsetSkipped), Unit: results.UnitOffsetSkipped},
+		{Value: ms(res.OffsetP50), Unit: results.UnitOffsetP50},
+		{Value: ms(res.OffsetMax), Unit: results.UnitOffsetMax},
+	}, nil
 }

@@ -45,6 +45,9 @@ type Cell struct {
 	// Role is "" for the cell itself, or RoleReader for a checkpointing
 	// reader process the cell's supervisor started.
 	Role string
+	// Group is the consumer group a commit=on cell's readers commit for;
+	// the supervisor names one per cell and passes it to every reader.
+	Group string
 	// CPUProfile and MemProfile, when set, are where the child writes a CPU
 	// profile of its measured window and a heap profile at its end.
 	CPUProfile, MemProfile string
@@ -117,6 +120,8 @@ func (c *Cell) Args() []string {
 	if c.Ckpt > 0 {
 		opt("checkpoint-interval", c.Ckpt.String())
 	}
+	opt(cell.Commit, c.Value(cell.Commit))
+	opt("group", c.Group)
 	opt(cell.Prof, c.Value(cell.Prof))
 	opt(cell.Fault, c.Fault)
 	opt(cell.AA, c.AA)
@@ -210,6 +215,10 @@ func (c *Cell) Validate() error {
 		return fmt.Errorf("a broker kill cell cannot also checkpoint")
 	case c.Wake < 0:
 		return fmt.Errorf("wake must be >= 0, got %v", c.Wake)
+	case c.Commit && (c.Ckpt <= 0 || cell.CountingPath(c.Path)):
+		return fmt.Errorf("commit=on commits completed checkpoints' positions: it needs a checkpointing cell of a Go path")
+	case c.Group != "" && (!c.Commit || c.Role != RoleReader):
+		return fmt.Errorf("--group is a commit=on cell's reader's (its supervisor names the group)")
 	case c.Pause < 0:
 		return fmt.Errorf("pause must be >= 0, got %v", c.Pause)
 	case c.Pause > 0 && c.Wake > 0:

@@ -46,7 +46,9 @@ func TestArgsRoundTrip(t *testing.T) {
 	bwoken.Path, bwoken.Wake = "shallow", time.Second
 	paused := live
 	paused.Pause = 100 * time.Millisecond
-	for _, c := range []rungargs.Cell{full(), small, kill, live, producer, maxrate, woken, bwoken, paused} {
+	committing := full()
+	committing.Commit, committing.Group = true, "fplab-ckpt-fast-1"
+	for _, c := range []rungargs.Cell{full(), small, kill, live, producer, maxrate, woken, bwoken, paused, committing} {
 		back, err := rungargs.Parse(c.Args(), io.Discard)
 		if err != nil {
 			t.Fatalf("Parse(%q): %v", c.Args(), err)
@@ -87,6 +89,8 @@ func TestParseRejects(t *testing.T) {
 		"--path java --wake 20ms":               "only a plain bounded or live cell of a Go path wakes its reader",
 		"--path fast --wake -1s":                "wake must be >= 0",
 		"--path fast --pause 1s --wake 1s":      "no wake too",
+		"--path fast --commit on":               "commit=on commits completed checkpoints' positions",
+		"--path fast --commit yes":              "--commit must be on or off",
 		"--path java --pause 1s":                "only a plain bounded or live cell of a Go path pauses partitions",
 		"--path fast --wake 1s --case appended": "only a plain bounded or live cell of a Go path wakes its reader",
 		"--role writer":                         "unknown role",
