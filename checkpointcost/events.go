@@ -60,9 +60,9 @@ const (
 	// EvOffsets is a completed checkpoint's positions committed for the
 	// reader's group (ReaderOptions.Commit), or the commit's error.
 	EvOffsets = "offsets"
-	EvHalt       = "halt"
-	EvDone       = "done"
-	EvError      = "error"
+	EvHalt    = "halt"
+	EvDone    = "done"
+	EvError   = "error"
 )
 
 // eventWriter writes events, each with a single Write so that a reader

@@ -78,7 +78,7 @@ type Result struct {
 	// offset-commit-max-ms]. LastOffsets is the last successful commit's
 	// positions (checkpoint LastOffsetsID): what the group holds after the
 	// cell.
-	Offsets                                   []OffsetCommit
+	Offsets                                    []OffsetCommit
 	OffsetCommits, OffsetFailed, OffsetSkipped int
 	OffsetErr                                  string
 	OffsetP50, OffsetMax                       time.Duration
