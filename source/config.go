@@ -72,6 +72,10 @@ type Config struct {
 	// Timeout. A live read needs Linger, and runs on the columnar paths
 	// (shallow, fast, franz) only.
 	Live bool
+	// Discovery, on a live read, is how often the reader looks for
+	// partitions added to the topic and joins them from their start
+	// (discover.go); 0, the default, never looks. From 10 ms to 1 h.
+	Discovery time.Duration
 	// Linger is how long a live read's batch that holds rows may wait for
 	// more: once Linger has passed since its first row was added, it is
 	// handed over full or not (a full batch is handed over at once, as in

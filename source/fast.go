@@ -116,6 +116,9 @@ func (r *fastReader) Next(ctx context.Context) (*consume.Batch, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("fast: %w", err)
 		}
+		if err := r.rdk.discover(a, r.cfg); err != nil {
+			return nil, err
+		}
 		if err := r.drainOnce(a.waitMs(int(pollWait/time.Millisecond), now)); err != nil {
 			return nil, err
 		}

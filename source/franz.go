@@ -29,6 +29,8 @@ type franzReader struct {
 	// held is a fetched record taken out of iter but left for the next
 	// batch (see controls).
 	held *kgo.Record
+	// disc schedules partition discovery (nil: off; discover.go)
+	disc *discovery
 }
 
 func openFranz(ctx context.Context, cfg *Config) (*franzReader, error) {
@@ -94,6 +96,7 @@ func openFranz(ctx context.Context, cfg *Config) (*franzReader, error) {
 		col:  col,
 		keys: keyColumns(cfg),
 		a:    a,
+		disc: newDiscovery(cfg.Discovery),
 	}, nil
 }
 
@@ -130,6 +133,9 @@ func (r *franzReader) Next(ctx context.Context) (*consume.Batch, error) {
 				return a.emit(keyedBatch(r.col.NewRecordBatch(), r.keys)), nil
 			}
 			wait = min(wait, a.lingerLeft(now))
+		}
+		if err := r.discover(ctx); err != nil {
+			return nil, err
 		}
 		if err := r.poll(ctx, wait); err != nil {
 			return nil, err

@@ -29,6 +29,10 @@ func (c *Config) validateLive() error {
 		return fmt.Errorf("path rowwise cannot read live: a row path has no linger rule; its batches are emitted only when full")
 	case c.Linger > 0 && !c.Live:
 		return fmt.Errorf("linger applies to live reads only")
+	case c.Discovery != 0 && !c.Live:
+		return fmt.Errorf("partition discovery applies to live reads only (a bounded read's range is fixed when it opens)")
+	case c.Discovery != 0 && (c.Discovery < discoveryLimits.min || c.Discovery > discoveryLimits.max):
+		return fmt.Errorf("discovery interval must be from %v to %v, got %v", discoveryLimits.min, discoveryLimits.max, c.Discovery)
 	case !c.Live:
 		return nil
 	case c.Linger == 0:

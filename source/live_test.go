@@ -214,6 +214,8 @@ func TestLiveValidation(t *testing.T) {
 		{"linger without live", func(c *source.Config) { c.Live = false }, "linger applies to live reads only"},
 		{"live without linger", func(c *source.Config) { c.Linger = 0 }, "a live read needs a linger > 0: a batch that is not full would wait for rows forever"},
 		{"linger too long", func(c *source.Config) { c.Linger = 11 * time.Second }, "linger must be at most 10s, got 11s"},
+		{"bounded discovery", func(c *source.Config) { c.Live, c.Linger, c.Discovery = false, 0, time.Second }, "partition discovery applies to live reads only (a bounded read's range is fixed when it opens)"},
+		{"discovery too often", func(c *source.Config) { c.Discovery = time.Millisecond }, "discovery interval must be from 10ms to 1h0m0s, got 1ms"},
 		{"live rowwise", func(c *source.Config) { c.Path = consume.PathRowwise }, rowwise},
 		{"live rowwise without linger", func(c *source.Config) { c.Path, c.Linger = consume.PathRowwise, 0 }, rowwise},
 		{"linger rowwise", func(c *source.Config) { c.Path, c.Live = consume.PathRowwise, false }, rowwise},

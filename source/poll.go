@@ -80,6 +80,9 @@ func (r *pollReader) Next(ctx context.Context) (*consume.Batch, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("%s: %w", r.cfg.Path, err)
 		}
+		if err := r.rdk.discover(a, r.cfg); err != nil {
+			return nil, err
+		}
 		a.fetched() // Poll keeps no buffer of its own
 		ev := r.rdk.c.Poll(a.waitMs(int(pollWait/time.Millisecond), now))
 		a.stats.Polls++

@@ -29,6 +29,8 @@ type rdkConsumer struct {
 	// waker ends a wait on the consumer queue when a Next's context ends
 	// (wake): cancellation and wake-up do not wait out a poll timeout.
 	waker *drain.Waker
+	// disc schedules partition discovery (nil: off; discover.go)
+	disc *discovery
 }
 
 func openRdk(cfg *Config) (*rdkConsumer, error) {
@@ -47,7 +49,7 @@ func openRdk(cfg *Config) (*rdkConsumer, error) {
 		return nil, fmt.Errorf("librdkafka consumer: %w", err)
 	}
 	go dropLogs(c.Logs())
-	r := &rdkConsumer{c: c, topic: cfg.Topic}
+	r := &rdkConsumer{c: c, topic: cfg.Topic, disc: newDiscovery(cfg.Discovery)}
 	if r.waker, err = drain.NewWaker(c); err != nil {
 		r.close()
 		return nil, err

@@ -1,0 +1,126 @@
+package source_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/fastpathlab/fplab/source"
+	"github.com/fastpathlab/fplab/source/consume"
+	"github.com/fastpathlab/fplab/workloads"
+)
+
+// TestDiscoveryJoinsNewPartitionsFromTheirStart: a live reader with
+// partition discovery on reads the topic's partitions; two partitions are
+// added while it reads and records written to every partition, the new
+// ones included, all arrive, each once, in offset order per partition,
+// the new partitions from offset 0; the batches' split grows to the five
+// partitions. A reader without discovery gets the old partitions' records
+// and nothing of the new ones.
+func TestDiscoveryJoinsNewPartitionsFromTheirStart(t *testing.T) {
+	for _, p := range livePaths {
+		t.Run(fmt.Sprintf("path=%s", p), func(t *testing.T) {
+			tp := loadTopic(t, workloads.FormatJSON, fresh("disc"), withRecords(30))
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			open := func(disc time.Duration) *liveReader {
+				cfg := tp.config(p, 16, memory.NewGoAllocator())
+				cfg.Live, cfg.Linger, cfg.Discovery = true, 5*time.Millisecond, disc
+				r, err := source.Open(ctx, cfg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { r.Close() })
+				return &liveReader{r: r, last: map[int32]int64{}}
+			}
+			withDisc, without := open(20*time.Millisecond), open(0)
+
+			write := func(parts int) int {
+				values := map[int32][][]byte{}
+				for q := range parts {
+					for i := range 4 {
+						values[int32(q)] = append(values[int32(q)], tp.corpus.Message(nil, q*4+i))
+					}
+				}
+				tp.append(t, values)
+				return parts * 4
+			}
+			n := write(testParts)
+			withDisc.until(ctx, t, n)
+			without.until(ctx, t, n)
+
+			raw, err := kgo.NewClient(kgo.SeedBrokers(tp.cluster.Bootstrap...))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer raw.Close()
+			if _, err := kadm.NewClient(raw).CreatePartitions(ctx, 2, tp.name); err != nil {
+				t.Fatal(err)
+			}
+			n = write(testParts + 2)
+			withDisc.until(ctx, t, n)
+			for q := int32(testParts); q < testParts+2; q++ {
+				if withDisc.first[q] != 0 || withDisc.last[q] != 3 {
+					t.Errorf("new partition %d: offsets %d..%d, want 0..3", q, withDisc.first[q], withDisc.last[q])
+				}
+			}
+			if len(withDisc.split) != testParts+2 {
+				t.Errorf("split %v, want %d partitions", withDisc.split, testParts+2)
+			}
+			// without discovery: the old partitions' 12 new records, and
+			// no partition but the old ones ever delivered
+			without.until(ctx, t, testParts*4)
+			for q := range int32(testParts + 2) {
+				if _, ok := without.last[q]; ok != (q < testParts) {
+					t.Errorf("without discovery: partition %d delivered %v", q, ok)
+				}
+			}
+			if len(without.split) != testParts {
+				t.Errorf("without discovery the split is %v", without.split)
+			}
+		})
+	}
+}
+
+// liveReader reads rows of a live topic, checking that each partition's
+// offsets follow each other without a gap or a repeat, and keeps the
+// first and last offset per partition and the last split.
+type liveReader struct {
+	r     consume.Reader
+	first map[int32]int64
+	last  map[int32]int64
+	split []int64
+}
+
+// until reads batches until want more rows arrived.
+func (lr *liveReader) until(ctx context.Context, t *testing.T, want int) {
+	t.Helper()
+	if lr.first == nil {
+		lr.first = map[int32]int64{}
+	}
+	for got := 0; got < want; {
+		b, err := lr.r.Next(ctx)
+		if err != nil {
+			t.Fatalf("after %d of %d rows: %v", got, want, err)
+		}
+		for i, p := range b.Partitions {
+			off := b.Offsets[i]
+			last, seen := lr.last[p]
+			if seen && off != last+1 {
+				t.Fatalf("partition %d: offset %d after %d", p, off, last)
+			}
+			if !seen {
+				lr.first[p] = off
+			}
+			lr.last[p] = off
+		}
+		got += len(b.Partitions)
+		lr.split = append(lr.split[:0], b.Split...)
+		b.Rec.Release()
+	}
+}
