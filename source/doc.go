@@ -23,8 +23,16 @@
 // error line. With Config.Live a columnar path reads unbounded instead,
 // from the end of the log at open, handing over a batch that is not full
 // once Config.Linger has passed since its first row; it never ends with
-// io.EOF. With Config.Stats a librdkafka path samples librdkafka's own
-// statistics into Config.OnStats (off by default).
+// io.EOF; with Config.Discovery it joins partitions added to the topic
+// from their start. With Config.Stats a librdkafka path samples
+// librdkafka's own statistics into Config.OnStats (off by default).
+//
+// What else the upstream acceptance gate asks of a reader, every path's
+// reader does: a Next whose context ends returns at once, waking a wait
+// in librdkafka (wake.go), and the reader stays usable; it is a
+// consume.Pauser (partitions paused and resumed one by one, pause.go) and
+// a consume.Committer (a split state committed as Config.Group's offsets,
+// commit.go).
 //
 // How the paths read (bounded and live reads, tombstones, keys and
 // headers, the buffer pool, the shared librdkafka configuration, which

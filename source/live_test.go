@@ -63,6 +63,23 @@ type liveRead struct {
 	short   int // batches shorter than a batch
 }
 
+// openLiveRead opens a live reader of tp on path p (batches of batch
+// rows, a 5 ms linger, its allocator checked once the reader is closed at
+// the test's end) and the liveRead that checks what it hands over.
+func openLiveRead(ctx context.Context, t *testing.T, tp *topic, p consume.Path, batch int) *liveRead {
+	t.Helper()
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	t.Cleanup(func() { mem.AssertSize(t, 0) })
+	cfg := tp.config(p, batch, mem)
+	cfg.Live, cfg.Linger = true, 5*time.Millisecond
+	r, err := source.Open(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	return &liveRead{r: r, pr: newProduced(tp), batch: batch, seen: map[int]bool{}, last: []int64{-1, -1, -1}, split: make([]int64, testParts)}
+}
+
 // until calls Next until want more rows have arrived, checking every
 // batch: not empty, not over a batch, every row a record written
 // after the reader opened, delivered once, in offset order per partition,
@@ -131,19 +148,10 @@ func TestLiveReadsWhatIsWrittenAfterOpen(t *testing.T) {
 		for _, batch := range []int{1000, 8} {
 			t.Run(fmt.Sprintf("%s/batch=%d", p, batch), func(t *testing.T) {
 				tp := loadTopic(t, workloads.FormatJSON, fresh("live"), withRecords(37))
-				pr := newProduced(tp)
-				mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-				defer mem.AssertSize(t, 0)
-				cfg := tp.config(p, batch, mem)
-				cfg.Live, cfg.Linger = true, 5*time.Millisecond
 				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 				defer cancel()
-				r, err := source.Open(ctx, cfg)
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer r.Close()
-				lr := &liveRead{r: r, pr: pr, batch: batch, seen: map[int]bool{}, last: []int64{-1, -1, -1}, split: make([]int64, testParts)}
+				lr := openLiveRead(ctx, t, tp, p, batch)
+				r, pr := lr.r, lr.pr
 				for round := range rounds {
 					short := lr.short
 					pr.write(t, perRound)
@@ -177,8 +185,8 @@ func TestLiveReadsWhatIsWrittenAfterOpen(t *testing.T) {
 				}
 
 				// a live read whose producer stopped: the stall error
-				quiet := cfg
-				quiet.Timeout = time.Second
+				quiet := tp.config(p, batch, memory.NewGoAllocator())
+				quiet.Live, quiet.Linger, quiet.Timeout = true, 5*time.Millisecond, time.Second
 				r2, err := source.Open(ctx, quiet)
 				if err != nil {
 					t.Fatal(err)

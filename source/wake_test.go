@@ -7,8 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
-
 	"github.com/fastpathlab/fplab/source"
 	"github.com/fastpathlab/fplab/workloads"
 )
@@ -31,19 +29,10 @@ func TestCancelEndsAWaitAtOnce(t *testing.T) {
 	for _, p := range livePaths {
 		t.Run(fmt.Sprintf("path=%s", p), func(t *testing.T) {
 			tp := loadTopic(t, workloads.FormatJSON, fresh("wake"), withRecords(10))
-			pr := newProduced(tp)
-			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-			defer mem.AssertSize(t, 0)
-			cfg := tp.config(p, 8, mem)
-			cfg.Live, cfg.Linger = true, 5*time.Millisecond
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 			defer cancel()
-			r, err := source.Open(ctx, cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer r.Close()
-			lr := &liveRead{r: r, pr: pr, batch: 8, seen: map[int]bool{}, last: []int64{-1, -1, -1}, split: make([]int64, testParts)}
+			lr := openLiveRead(ctx, t, tp, p, 8)
+			r, pr := lr.r, lr.pr
 			for round := range rounds {
 				wctx, wake := context.WithCancel(ctx)
 				done := make(chan error, 1)
