@@ -14,7 +14,7 @@ import (
 // TestCancelEndsAWaitAtOnce: with every wait for messages an hour long,
 // a Next waiting on a quiet live topic returns its context's error once
 // the context is canceled (a Next that waited out its poll would hold the
-// test for the hour: the test gives it 30 s). The reader stays usable, as
+// test for the hour; its context ends first, with DeadlineExceeded). The reader stays usable, as
 // after a wake-up: records written after each cancel arrive, every one
 // once, in offset order (liveRead checks each batch). Each round cancels
 // while Next waits or just before it does (the cancel runs on its own
@@ -45,13 +45,10 @@ func TestCancelEndsAWaitAtOnce(t *testing.T) {
 					done <- err
 				}()
 				go wake()
-				select {
-				case err := <-done:
-					if !errors.Is(err, context.Canceled) {
-						t.Fatalf("round %d: Next after its cancel: %v, want context.Canceled", round, err)
-					}
-				case <-time.After(30 * time.Second):
-					t.Fatalf("round %d: Next still waiting 30s after its cancel: the cancel did not reach the wait", round)
+				// a Next the cancel did not reach waits until ctx's deadline
+				// and returns DeadlineExceeded, not Canceled
+				if err := <-done; !errors.Is(err, context.Canceled) {
+					t.Fatalf("round %d: Next after its cancel: %v, want context.Canceled", round, err)
 				}
 				pr.write(t, perRound)
 				lr.until(ctx, t, perRound)
