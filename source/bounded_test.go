@@ -90,9 +90,17 @@ func readShaped(t *testing.T, sh *shaped, cfg source.Config, stop []int64, opene
 	for _, f := range opened {
 		f()
 	}
+	return drainShaped(ctx, t, sh, r, cfg.Batch, stop, 1)
+}
+
+// drainShaped is readShaped's read and checks on an open reader that may
+// hand over up to shorts batches that are not full (one per subtask), none
+// after the last of them.
+func drainShaped(ctx context.Context, t *testing.T, sh *shaped, r consume.Reader, batch int, stop []int64, shorts int) read {
+	t.Helper()
 	out := read{offsets: make([][]int64, testParts)}
 	prev := make([]int64, testParts)
-	short := false
+	short := 0
 	for {
 		b, err := r.Next(ctx)
 		if errors.Is(err, io.EOF) {
@@ -102,10 +110,12 @@ func readShaped(t *testing.T, sh *shaped, cfg source.Config, stop []int64, opene
 			t.Fatal(err)
 		}
 		n := int(b.Rec.NumRows())
-		if short || n == 0 || n > cfg.Batch || n != len(b.Partitions) || n != len(b.Offsets) {
-			t.Fatalf("batch of %d rows (%d positions), batch size %d, after a short batch %v", n, len(b.Partitions), cfg.Batch, short)
+		if short == shorts || n == 0 || n > batch || n != len(b.Partitions) || n != len(b.Offsets) {
+			t.Fatalf("batch of %d rows (%d positions), batch size %d, after %d short batches of %d", n, len(b.Partitions), batch, short, shorts)
 		}
-		short = n < cfg.Batch
+		if n < batch {
+			short++
+		}
 		var sum uint64
 		for k, p := range b.Partitions {
 			off := b.Offsets[k]

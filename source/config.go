@@ -56,9 +56,13 @@ type Config struct {
 	// Zero unless StartAt is StartCommitted.
 	Reset Reset
 	// ClientID is the client id's prefix: every path's client runs as
-	// <prefix>-0, as Flink's subtask 0 (client.id on librdkafka,
-	// kgo.ClientID on franz). Empty: Group, or fplab-<path> without one.
+	// <prefix>-<Subtask>, as Flink names subtask i's consumer (client.id on
+	// librdkafka, kgo.ClientID on franz). Empty: Group, or fplab-<path>
+	// without one.
 	ClientID string
+	// Subtask is the reader's subtask index (OpenSubtasks sets it); it
+	// only names the client. 0..63.
+	Subtask int
 	// Stop is the offset per partition at which reading ends (nil: the high
 	// watermarks captured when the reader opens): a partition is finished
 	// when the consumer's position reaches it, whether the last records
@@ -163,6 +167,8 @@ func (c *Config) validate() error {
 		return fmt.Errorf("%d start offsets for %d partitions", len(c.Start), c.Partitions)
 	case c.Stop != nil && len(c.Stop) != c.Partitions:
 		return fmt.Errorf("%d stop offsets for %d partitions", len(c.Stop), c.Partitions)
+	case c.Subtask < 0 || c.Subtask >= maxSubtasks:
+		return fmt.Errorf("subtask must be 0..%d, got %d", maxSubtasks-1, c.Subtask)
 	}
 	if err := c.validateLive(); err != nil {
 		return err
@@ -200,7 +206,7 @@ var fixedProps = map[string]bool{
 // fast. Partitions are assigned explicitly (no group rebalance), so group.id
 // only satisfies the high-level consumer (see Config.groupID; it is the
 // Group whose committed offsets StartCommitted reads) and nothing is
-// committed. client.id is Config.clientID, Flink's subtask 0's.
+// committed. client.id is Config.clientID, as Flink names the subtask's consumer.
 //
 //   - fetch.queue.backoff.ms=1: librdkafka's default (1000 ms) pauses a
 //     partition's fetcher whenever the local queue is full; with it Poll was

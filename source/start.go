@@ -2,6 +2,7 @@ package source
 
 import (
 	"fmt"
+	"strconv"
 	"time"
 )
 
@@ -154,8 +155,8 @@ func committedStart(cfg *Config, p int, off, lo, hi int64) (int64, error) {
 }
 
 // clientID is the client id every path sets, as Flink's KafkaSource
-// names subtask 0's consumer: <prefix>-0, the prefix ClientID, else
-// Group, else fplab-<path>.
+// names subtask i's consumer: <prefix>-<Subtask>, the prefix ClientID,
+// else Group, else fplab-<path>.
 func (c *Config) clientID() string {
 	prefix := c.ClientID
 	if prefix == "" {
@@ -164,7 +165,7 @@ func (c *Config) clientID() string {
 	if prefix == "" {
 		prefix = "fplab-" + string(c.Path)
 	}
-	return prefix + "-0"
+	return prefix + "-" + strconv.Itoa(c.Subtask)
 }
 
 // groupID is the librdkafka paths' group.id: Group, else a synthetic one

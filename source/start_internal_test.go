@@ -114,7 +114,7 @@ func TestResolveStartFetchFails(t *testing.T) {
 	}
 }
 
-// TestClientAndGroupIDs: the client id is <prefix>-0, the prefix
+// TestClientAndGroupIDs: the client id is <prefix>-<subtask>, the prefix
 // ClientID, else Group, else fplab-<path>; librdkafka's group.id is Group,
 // else a synthetic fplab-<path>-<time>.
 func TestClientAndGroupIDs(t *testing.T) {
@@ -127,6 +127,7 @@ func TestClientAndGroupIDs(t *testing.T) {
 		{cfg: Config{Path: consume.PathRowwise, Group: "orders"}, client: "orders-0", group: "orders"},
 		{cfg: Config{Path: consume.PathShallow, Group: "orders", ClientID: "job"}, client: "job-0", group: "orders"},
 		{cfg: Config{Path: consume.PathShallow, ClientID: "job"}, client: "job-0", group: "fplab-shallow-", syntheticGroup: true},
+		{cfg: Config{Path: consume.PathFast, Group: "orders", Subtask: 2}, client: "orders-2", group: "orders"},
 	} {
 		m := librdkafkaConfig(&tc.cfg)
 		if got := tc.cfg.clientID(); got != tc.client || m["client.id"] != tc.client {
