@@ -61,6 +61,9 @@ type Cell struct {
 	// Commit is set for a checkpointing cell whose readers commit every
 	// completed checkpoint's positions for a consumer group (commit=on).
 	Commit bool
+	// Rescale is a checkpointing cell's change of parallelism after its
+	// first failure (rescale=3to2; zero: none).
+	Rescale Rescale
 	// Prof is set for a profiled cell.
 	Prof bool
 	// Fault is FaultKill for a cell that kills and restarts a broker, else "".
@@ -73,7 +76,7 @@ type Cell struct {
 // "BenchmarkLadder/" prefix), key=value parts in the fixed order of Keys, so
 // benchproc can project any of them:
 //
-//	path=fast/format=json/batch=8192/brokers=3/alloc=go/crc=off[/cluster=kafka][/compression=lz4][/size=1024][/keys=on][/nulls=0.01][/txn=aborts][/case=appended][/decoder=stock][/mode=live/rate=100000/linger=10ms][/wake=20ms][/pause=100ms][/ckpt=1s][/commit=on][/prof=on][/fault=kill][/aa=a]
+//	path=fast/format=json/batch=8192/brokers=3/alloc=go/crc=off[/cluster=kafka][/compression=lz4][/size=1024][/keys=on][/nulls=0.01][/txn=aborts][/case=appended][/decoder=stock][/mode=live/rate=100000/linger=10ms][/wake=20ms][/pause=100ms][/ckpt=1s][/commit=on][/rescale=3to2][/prof=on][/fault=kill][/aa=a]
 //
 // The optional axes (cluster to case) are left out at their Default. Parse
 // is its inverse.
@@ -172,6 +175,8 @@ func (c Cell) Value(key string) string {
 		if c.Commit {
 			return On
 		}
+	case RescaleKey:
+		return c.Rescale.String()
 	case Prof:
 		if c.Prof {
 			return On
@@ -307,6 +312,10 @@ func (c *Cell) set(p Part) error {
 	case Commit:
 		_, err = known(p, []string{On})
 		c.Commit = true
+	case RescaleKey:
+		if c.Rescale, err = ParseRescale(p.Value); err == nil && c.Rescale.IsZero() {
+			err = fmt.Errorf("rescale=off is never written")
+		}
 	case Prof:
 		_, err = known(p, []string{On})
 		c.Prof = true

@@ -54,6 +54,7 @@ func variants() []Cell {
 		add(func(c *Cell) { c.Wake = d })
 		add(func(c *Cell) { c.Pause = d })
 		add(func(c *Cell) { c.Ckpt, c.Commit = d, true })
+		add(func(c *Cell) { c.Ckpt, c.Rescale = d, Rescale{From: 3, To: 2} })
 	}
 	for _, r := range []int{1, 10_000, 500_000} {
 		for _, l := range []time.Duration{time.Microsecond, time.Millisecond, 100 * time.Millisecond} {
@@ -191,6 +192,11 @@ func TestParseRefuses(t *testing.T) {
 		{ok + "/ckpt=1s/wake=20ms", "out of order"},
 		{ok + "/pause=1s/wake=20ms", "out of order"},
 		{ok + "/commit=off", "unknown commit"},
+		{ok + "/rescale=off", "never written"},
+		{ok + "/rescale=3to3", "keeps the parallelism"},
+		{ok + "/rescale=03to2", "not <from>to<to>"},
+		{ok + "/rescale=3to0", "subtasks must be 1..64"},
+		{ok + "/rescale=2to3/commit=on", "out of order"},
 		{ok + "/prof=off", "unknown prof"},
 		{ok + "/aa=c", "unknown aa"},
 		{ok + "/mode=bounded", "never written"},

@@ -56,6 +56,9 @@ const (
 	// Commit marks a checkpointing cell whose readers commit each
 	// completed checkpoint's positions for a consumer group (commit=on).
 	Commit = "commit"
+	// RescaleKey is a checkpointing cell's change of parallelism after its
+	// first failure (rescale=3to2).
+	RescaleKey = "rescale"
 	// Prof marks a profiled cell (prof=on).
 	Prof = "prof"
 	// Fault names a fault injected into the cell (fault=kill).
@@ -117,7 +120,7 @@ func Default(key string) string {
 }
 
 // Keys lists every key a Cell's name can hold, in name order.
-func Keys() []string { return append(Axes(), Wake, Pause, Ckpt, Commit, Prof, Fault, AA) }
+func Keys() []string { return append(Axes(), Wake, Pause, Ckpt, Commit, RescaleKey, Prof, Fault, AA) }
 
 // Consume paths, from least to most native, then the references, which
 // read the topic and count its records but build no Arrow batch.

@@ -17,6 +17,8 @@ type Event struct {
 	// start
 	PID      int `json:"pid,omitempty"`
 	Restored int `json:"restored,omitempty"`
+	// start: how many subtasks the reader process runs (ReaderOptions)
+	Subtasks int `json:"subtasks,omitempty"`
 	// start, batch, ckpt, ckpt-failed: the split state (per partition, the
 	// offset after the last record read).
 	Split []int64 `json:"split,omitempty"`

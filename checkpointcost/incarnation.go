@@ -45,6 +45,7 @@ func (inc *incarnation) handle(ev *Event, res *Result) error {
 			return fmt.Errorf("reader %d starts with %d partitions, the range has %d", inc.index, len(ev.Split), inc.nStart)
 		}
 		inc.restoredID, inc.restored = ev.Restored, slices.Clone(ev.Split)
+		res.Subtasks = append(res.Subtasks, ev.Subtasks)
 		inc.split = slices.Clone(ev.Split)
 	case EvFirst:
 		inc.first = ev.T

@@ -36,6 +36,8 @@ type childConfig struct {
 	// CrashAfterComplete > 0: the reader SIGKILLs itself once checkpoint
 	// CrashAfterComplete is durable, before its transactions are committed.
 	CrashAfterComplete int
+	// Subtasks is reported as ReaderOptions.Subtasks.
+	Subtasks int
 }
 
 func TestMain(m *testing.M) {
@@ -72,7 +74,7 @@ func childMain(arg string) error {
 	}
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	r := newFakeReader(mem, restored.Start, c.Stop, c.Batch)
-	opt := ReaderOptions{Store: c.Store, Output: c.Output, Interval: c.Interval, Restored: restored, Plan: plan}
+	opt := ReaderOptions{Store: c.Store, Output: c.Output, Interval: c.Interval, Restored: restored, Plan: plan, Subtasks: c.Subtasks}
 	if c.EveryBatches > 0 {
 		opt.trigger, opt.awaitSnapshot = &batchTrigger{every: int64(c.EveryBatches)}, true
 	}

@@ -34,6 +34,12 @@ type ReaderOptions struct {
 	// not pay a write(2) per batch on its read path.
 	Progress time.Duration
 
+	// Subtasks is how many subtasks the reader reads with (the source's
+	// concurrent readers behind the one consume.Reader, as a Flink job's
+	// parallelism); it is reported in the start event (0: one reader, not
+	// split).
+	Subtasks int
+
 	// Plan is this reader's planned failure, as the supervisor wrote it
 	// (ReadPlan); the zero Plan runs to the end.
 	Plan Plan
@@ -147,7 +153,7 @@ func RunReader(ctx context.Context, r consume.Reader, opt ReaderOptions, events 
 
 func (rd *reader) run(ctx context.Context, r consume.Reader) error {
 	start := time.Now()
-	if err := rd.ev.emit(&Event{Ev: EvStart, T: start.UnixNano(), PID: os.Getpid(), Restored: rd.opt.Restored.ID, Split: rd.split}); err != nil {
+	if err := rd.ev.emit(&Event{Ev: EvStart, T: start.UnixNano(), PID: os.Getpid(), Restored: rd.opt.Restored.ID, Split: rd.split, Subtasks: rd.opt.Subtasks}); err != nil {
 		return err
 	}
 	rd.coord = rd.opt.trigger

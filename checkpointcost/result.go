@@ -63,8 +63,11 @@ type Result struct {
 	// them is work inside those windows; their cost is reported separately
 	// as replay-rec and recover-ms.
 	Readers int
-	Read    int64
-	Window  time.Duration
+	// Subtasks is, per reader process, the subtasks it reported running
+	// (0: one reader, not split); a rescale restores with another number.
+	Subtasks []int
+	Read     int64
+	Window   time.Duration
 	// Startup is the first reader's process start to first record.
 	Startup time.Duration
 

@@ -67,7 +67,7 @@ func TestSuperviseFailures(t *testing.T) {
 	for i, c := range []struct{ batch, batches int }{{256, 200}, {4096, 160}, {65536, 120}} {
 		batch := c.batch
 		t.Run(fmt.Sprint("batch=", batch), func(t *testing.T) {
-			res, err := superviseFake(t, batch, c.batches, kills, uint64(i+1), nil)
+			res, err := superviseFake(t, batch, c.batches, kills, uint64(i+1), func(i int, c *childConfig) { c.Subtasks = i + 1 })
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -76,6 +76,11 @@ func TestSuperviseFailures(t *testing.T) {
 			}
 			if len(res.Failures) != kills || res.Readers != kills+1 {
 				t.Fatalf("%d failures over %d readers, want %d over %d", len(res.Failures), res.Readers, kills, kills+1)
+			}
+			for k, n := range res.Subtasks {
+				if n != k+1 || len(res.Subtasks) != res.Readers {
+					t.Fatalf("subtasks per reader %v, want 1, 2, ... as each reported", res.Subtasks)
+				}
 			}
 			var replay int64
 			for _, f := range res.Failures {

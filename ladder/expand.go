@@ -44,7 +44,7 @@ func markBrokerKill(s *Spec, cells []cell.Cell) {
 }
 
 // product is the full product of the spec's axes, checkpoint values (and
-// commit_offsets for the checkpointing ones), wake and pause intervals and
+// commit_offsets x rescale for the checkpointing ones), wake and pause intervals and
 // profile settings, in axis order (path outermost). The live axes multiply
 // only the cells of a mode that has them (cell.AxisOf; mode comes before
 // them): a mode=live cell takes every rate x linger, a maxrate cell every
@@ -68,10 +68,6 @@ func product(s *Spec) []cell.Cell {
 	pauses := s.Pause
 	if len(pauses) == 0 {
 		pauses = []time.Duration{0}
-	}
-	commits := s.CommitOffsets
-	if len(commits) == 0 {
-		commits = []bool{false}
 	}
 	cells := []cell.Cell{{}}
 	for _, k := range cell.Axes() { // path outermost
@@ -101,20 +97,45 @@ func product(s *Spec) []cell.Cell {
 			wks, pss = []time.Duration{0}, []time.Duration{0}
 		}
 		for _, ck := range cks {
-			cms := commits
-			if ck == 0 {
-				cms = []bool{false}
-			}
-			for _, cm := range cms {
+			for _, cv := range ckptVariants(s, ck) {
 				for _, wk := range wks {
 					for _, ps := range pss {
 						for _, pr := range profs {
-							c.Ckpt, c.Commit, c.Wake, c.Pause, c.Prof = ck, cm, wk, ps, pr
+							c.Ckpt, c.Commit, c.Rescale, c.Wake, c.Pause, c.Prof = ck, cv.commit, cv.rescale, wk, ps, pr
 							out = append(out, c)
 						}
 					}
 				}
 			}
+		}
+	}
+	return out
+}
+
+// ckptVariant is what a checkpointing cell adds to its checkpoint
+// interval: offsets committed or not, and its change of parallelism.
+type ckptVariant struct {
+	commit  bool
+	rescale cell.Rescale
+}
+
+// ckptVariants is commit_offsets x rescale for a checkpointing cell, and
+// neither for a cell that does not checkpoint (ck 0).
+func ckptVariants(s *Spec, ck time.Duration) []ckptVariant {
+	if ck == 0 {
+		return []ckptVariant{{}}
+	}
+	commits, rescales := s.CommitOffsets, s.Rescale
+	if len(commits) == 0 {
+		commits = []bool{false}
+	}
+	if len(rescales) == 0 {
+		rescales = []cell.Rescale{{}}
+	}
+	var out []ckptVariant
+	for _, cm := range commits {
+		for _, rs := range rescales {
+			out = append(out, ckptVariant{commit: cm, rescale: rs})
 		}
 	}
 	return out

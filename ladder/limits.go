@@ -204,7 +204,7 @@ func productSize(s *Spec) int {
 	}
 	n := 0
 	if s.hasBounded() {
-		n += times(base, max(1, len(s.Checkpoint)), max(1, len(s.CommitOffsets)), max(1, len(s.Wake)), max(1, len(s.Pause)))
+		n += times(base, max(1, len(s.Checkpoint)), max(1, len(s.CommitOffsets)), max(1, len(s.Rescale)), max(1, len(s.Wake)), max(1, len(s.Pause)))
 	}
 	if s.hasLive() {
 		n += times(base, len(s.Rate), len(s.Linger), max(1, len(s.Wake)), max(1, len(s.Pause)))
@@ -248,6 +248,8 @@ func checkFailures(s *Spec) error {
 //     plain read of a Go path);
 //   - pause with wake, or where wake is refused;
 //   - commit_offsets on a reference path;
+//   - rescale on a reference path, with commit_offsets, without
+//     failures, or with more subtasks than partitions;
 //   - checkpoints in a parity case that is a special read (start-is-stop,
 //     appended, the failures): those cells read once;
 //   - case denied off cluster kafka: only real Kafka runs the ACL
@@ -279,6 +281,14 @@ func checkCombinations(s *Spec, cells []cell.Cell) error {
 			return fieldErrorf(cell.Wake, "only a plain bounded or live cell of a Go path wakes its reader (no reference path, checkpoint, parity case or maxrate), but cell %s would", c.Name())
 		case c.Commit && counting:
 			return fieldErrorf("commit_offsets", "path %s does not commit offsets from the lab's checkpoints (flink commits on its own), but cell %s would", c.Path, c.Name())
+		case !c.Rescale.IsZero() && counting:
+			return fieldErrorf(cell.RescaleKey, "path %s is not restored from the lab's checkpoints, but cell %s would be", c.Path, c.Name())
+		case !c.Rescale.IsZero() && c.Commit:
+			return fieldErrorf(cell.RescaleKey, "a rescaled reader does not commit offsets, but cell %s has commit=on; list commit_offsets off for it", c.Name())
+		case !c.Rescale.IsZero() && s.Failures < 1:
+			return fieldErrorf(cell.RescaleKey, "rescale=%s restores a checkpoint after a failure, but failures is %d", c.Rescale, s.Failures)
+		case c.Rescale.From > s.Partitions || c.Rescale.To > s.Partitions:
+			return fieldErrorf(cell.RescaleKey, "rescale=%s runs more subtasks than the topic's %d partitions", c.Rescale, s.Partitions)
 		case c.Pause > 0 && c.Wake > 0:
 			return fieldErrorf(cell.Pause, "a pause cell wakes its reader at its pause interval, but cell %s has a wake interval too", c.Name())
 		case c.Pause > 0 && (counting || c.Ckpt > 0 || c.Case != "" || c.MaxRate()):

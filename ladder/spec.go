@@ -91,6 +91,12 @@ type Spec struct {
 	// commit.offsets.on.checkpoint; [off, on] runs them both ways (a
 	// /commit=on name part). Cells without checkpoints take off only.
 	CommitOffsets []bool `json:"commit_offsets,omitempty"`
+	// Rescale lists the changes of parallelism of checkpointing cells
+	// ("3to2": the first reader process runs 3 subtasks, every one
+	// restored after a failure 2; "off": one reader throughout), a
+	// dimension (a /rescale=3to2 name part). It needs failures >= 1.
+	// Cells without checkpoints take off only.
+	Rescale []cell.Rescale `json:"rescale,omitempty"`
 	// Failures is the number of injected reader failures per cell; 0 = none.
 	Failures int `json:"failures,omitempty"`
 

@@ -234,6 +234,8 @@ func (p *specParser) field(s *Spec, k, v *yaml.Node) error {
 		s.ClusterProps, err = p.strMap(f, v)
 	case "commit_offsets":
 		s.CommitOffsets, err = p.onOffs(f, v)
+	case "rescale":
+		s.Rescale, err = p.rescales(f, v)
 	case "profile":
 		s.Profile, err = p.onOffs(f, v)
 	case "micro":
@@ -402,6 +404,28 @@ func (p *specParser) onOffs(f string, v *yaml.Node) ([]bool, error) {
 		out[i] = s == "on"
 	}
 	return out, err
+}
+
+// rescales parses one change of parallelism ("3to2", "off") or a list of
+// them.
+func (p *specParser) rescales(f string, v *yaml.Node) ([]cell.Rescale, error) {
+	var out []cell.Rescale
+	each := func(n *yaml.Node) error {
+		s, err := p.scalar(f, n, "a rescale like 3to2, or off")
+		if err != nil {
+			return err
+		}
+		r, err := cell.ParseRescale(s)
+		if err != nil {
+			return p.errAt(n, f, "%v", err)
+		}
+		out = append(out, r)
+		return nil
+	}
+	if v.Kind != yaml.SequenceNode {
+		return out, each(v)
+	}
+	return out, p.list(f, v, "rescales like 3to2, or off", each)
 }
 
 // durations parses one checkpoint or wake setting ("1s", "off") or a list

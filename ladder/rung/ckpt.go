@@ -47,12 +47,19 @@ func runReader(ctx context.Context, c *rungargs.Cell, mem *countingAllocator, t 
 	if c.Commit && c.Group == "" {
 		return fmt.Errorf("commit=on: the reader was given no group")
 	}
-	r, err := source.Open(ctx, source.Config{
+	cfg := source.Config{
 		Path: consume.Path(c.Path), Bootstrap: c.Bootstrap, Props: c.Props, Topic: c.Topic,
 		Partitions: c.Partitions, Start: restored.Start, Stop: stop, Batch: c.Batch, CRC: c.CRC,
 		Keys: c.Keys, Decoder: c.Value(cell.Decoder), Codec: t.codec, Mem: mem, Timeout: StallTimeout(c.Timeout),
 		Group: c.Group,
-	})
+	}
+	var r consume.Reader
+	if c.Subtasks > 0 {
+		// A rescale cell's process: the range split over its subtasks.
+		r, err = source.OpenSubtasks(ctx, cfg, c.Subtasks)
+	} else {
+		r, err = source.Open(ctx, cfg)
+	}
 	if err != nil {
 		return err
 	}
@@ -65,8 +72,12 @@ func runReader(ctx context.Context, c *rungargs.Cell, mem *countingAllocator, t 
 		return fmt.Errorf("cell claims check.crcs=%v but the client runs with %v (%s)", c.CRC, as.CheckCRCs, as.CheckCRCsSource)
 	}
 	vr := &verifyingReader{Reader: r, v: t.verifier(c.Batch)}
+	if c.Subtasks > 0 {
+		vr.v.maxShorts = c.Subtasks // each subtask's last batch
+	}
 	opt := checkpointcost.ReaderOptions{
 		Store: store, Output: output, Interval: c.Ckpt, Restored: restored, Plan: plan,
+		Subtasks: c.Subtasks,
 	}
 	if c.Failures == 0 {
 		// No kill to place: progress every 100 ms, not a write(2) per batch.
@@ -126,11 +137,17 @@ func runSupervised(ctx context.Context, c *rungargs.Cell, b Build, cl clusters.C
 			}
 		}()
 	}
-	argv := rungargs.WrapArgv(append([]string{exe, "rung"}, reader.Args()...))
+	readerArgv := func(i int) []string {
+		r := reader
+		if !c.Rescale.IsZero() {
+			r.Subtasks = c.Rescale.Subtasks(i)
+		}
+		return rungargs.WrapArgv(append([]string{exe, "rung"}, r.Args()...))
+	}
 	res, err := checkpointcost.Supervise(ctx, checkpointcost.SuperviseOptions{
 		Store: store, Output: output, Start: start, Stop: stop, Holes: t.layout.Holes,
 		Failures: c.Failures, Seed: killSeed(c),
-		ReaderArgv:   func(int) []string { return argv },
+		ReaderArgv:   readerArgv,
 		ReaderFiles:  func(int) ([]*os.File, error) { return reader.SecretFiles() },
 		StallTimeout: StallTimeout(c.Timeout),
 		Stderr:       os.Stderr,
@@ -140,6 +157,9 @@ func runSupervised(ctx context.Context, c *rungargs.Cell, b Build, cl clusters.C
 	}
 	if res.Read == 0 || res.Window <= 0 {
 		return fmt.Errorf("checkpointed readers reported no measured window")
+	}
+	if err := checkSubtasks(c, res.Subtasks); err != nil {
+		return err
 	}
 	var ru syscall.Rusage
 	_ = syscall.Getrusage(syscall.RUSAGE_CHILDREN, &ru)
@@ -218,4 +238,15 @@ func checkCommitted(ctx context.Context, cl clusters.Cluster, group string, c *r
 		{Value: ms(res.OffsetP50), Unit: results.UnitOffsetP50},
 		{Value: ms(res.OffsetMax), Unit: results.UnitOffsetMax},
 	}, nil
+}
+
+// checkSubtasks holds a cell to the parallelism it claims: every reader
+// process reported the subtasks its rescale gives it (none without one).
+func checkSubtasks(c *rungargs.Cell, got []int) error {
+	for i, n := range got {
+		if want := c.Rescale.Subtasks(i); n != want {
+			return fmt.Errorf("cell claims rescale=%s but reader process %d ran %d subtasks, want %d", c.Value(cell.RescaleKey), i, n, want)
+		}
+	}
+	return nil
 }

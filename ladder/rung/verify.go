@@ -29,8 +29,11 @@ type verifier struct {
 	rows       int64
 	nulls      int64
 	batches    int64
-	short      bool
-	twin       bool // batches without a record batch (checkTwin)
+	// shorts counts the batches that were not full; a read's last batch
+	// may be short, and a read split over subtasks has one last batch per
+	// subtask: maxShorts (1 unless subtasks) may be, none after them.
+	shorts, maxShorts int
+	twin              bool // batches without a record batch (checkTwin)
 	// live: a live read's batches may be short anywhere (the linger
 	// rule), and each partition's offsets must follow each other without
 	// a gap from 0, the fresh topic's first (liveNext)
@@ -42,7 +45,7 @@ type verifier struct {
 // NullHash).
 func newVerifier(batch int, l *workloads.Layout, null func(i int) uint64, expected []uint64) *verifier {
 	v := &verifier{batch: batch, partitions: l.Partitions(), expected: expected, layout: l,
-		clean: l.Shape() == workloads.Shape{}, last: make([]int64, l.Partitions())}
+		clean: l.Shape() == workloads.Shape{}, last: make([]int64, l.Partitions()), maxShorts: 1}
 	for p := range v.last {
 		v.last[p] = -1
 	}
@@ -98,6 +101,21 @@ func (v *verifier) check(b *consume.Batch) error {
 	return v.sum(b.Rec, want, v.batches-1, b.Partitions, b.Offsets)
 }
 
+// size checks a batch of n rows: not empty, not over the batch size, and
+// not after the last short batch a bounded read may hand over.
+func (v *verifier) size(n int) error {
+	switch {
+	case v.shorts == v.maxShorts && !v.live:
+		return fmt.Errorf("batch %d follows the last short batch (only the last may be short, one per subtask)", v.batches)
+	case n > v.batch || n == 0:
+		return fmt.Errorf("batch %d has %d rows (batch size %d)", v.batches, n, v.batch)
+	}
+	if n < v.batch {
+		v.shorts++
+	}
+	return nil
+}
+
 // positions checks a batch's row count and positions, counts it in, and
 // returns the checksum its decoded columns must have (v.sum). It reads the
 // batch's position slices, which the reader reuses at its next Next.
@@ -106,13 +124,9 @@ func (v *verifier) positions(b *consume.Batch) (uint64, error) {
 	if n != len(b.Partitions) || n != len(b.Offsets) {
 		return 0, fmt.Errorf("batch %d has %d rows but %d positions", v.batches, n, len(b.Partitions))
 	}
-	if v.short && !v.live {
-		return 0, fmt.Errorf("batch %d follows a short batch (only the last may be short)", v.batches)
+	if err := v.size(n); err != nil {
+		return 0, err
 	}
-	if n > v.batch || n == 0 {
-		return 0, fmt.Errorf("batch %d has %d rows (batch size %d)", v.batches, n, v.batch)
-	}
-	v.short = n < v.batch
 	var want uint64
 	for i, p := range b.Partitions {
 		id, err := v.index(p, b.Offsets[i])
@@ -162,12 +176,10 @@ func (v *verifier) checkTwin(b *consume.Batch) error {
 	switch {
 	case n != len(b.Offsets):
 		return fmt.Errorf("batch %d has %d partitions but %d offsets", v.batches, n, len(b.Offsets))
-	case v.short:
-		return fmt.Errorf("batch %d follows a short batch (only the last may be short)", v.batches)
-	case n > v.batch || n == 0:
-		return fmt.Errorf("batch %d has %d rows (batch size %d)", v.batches, n, v.batch)
 	}
-	v.short = n < v.batch
+	if err := v.size(n); err != nil {
+		return err
+	}
 	v.split = append(v.split[:0], b.Split...)
 	v.rows += int64(n)
 	v.batches++

@@ -93,7 +93,7 @@ func BenchmarkCheck(b *testing.B) {
 					for p := range v.last {
 						v.last[p] = -1
 					}
-					v.short = false
+					v.shorts = 0
 				}
 				if err := v.check(lo.batches[k]); err != nil {
 					b.Fatal(err)

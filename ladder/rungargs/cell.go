@@ -48,6 +48,10 @@ type Cell struct {
 	// Group is the consumer group a commit=on cell's readers commit for;
 	// the supervisor names one per cell and passes it to every reader.
 	Group string
+	// Subtasks is how many subtasks a rescale cell's reader process runs
+	// (its supervisor passes Rescale.Subtasks of the process's index); 0
+	// elsewhere: one reader.
+	Subtasks int
 	// CPUProfile and MemProfile, when set, are where the child writes a CPU
 	// profile of its measured window and a heap profile at its end.
 	CPUProfile, MemProfile string
@@ -122,6 +126,10 @@ func (c *Cell) Args() []string {
 	}
 	opt(cell.Commit, c.Value(cell.Commit))
 	opt("group", c.Group)
+	opt(cell.RescaleKey, c.Rescale.String())
+	if c.Subtasks > 0 {
+		opt("subtasks", fmt.Sprint(c.Subtasks))
+	}
 	opt(cell.Prof, c.Value(cell.Prof))
 	opt(cell.Fault, c.Fault)
 	opt(cell.AA, c.AA)
@@ -219,6 +227,12 @@ func (c *Cell) Validate() error {
 		return fmt.Errorf("commit=on commits completed checkpoints' positions: it needs a checkpointing cell of a Go path")
 	case c.Group != "" && (!c.Commit || c.Role != RoleReader):
 		return fmt.Errorf("--group is a commit=on cell's reader's (its supervisor names the group)")
+	case !c.Rescale.IsZero() && (c.Ckpt <= 0 || c.Failures < 1 || cell.CountingPath(c.Path) || c.Commit):
+		return fmt.Errorf("rescale=%s restores a checkpoint into another parallelism: it needs a checkpointing cell of a Go path with failures >= 1 and no commit=on", c.Rescale)
+	case c.Rescale.From > c.Partitions || c.Rescale.To > c.Partitions:
+		return fmt.Errorf("rescale=%s: at most one subtask per partition (%d)", c.Rescale, c.Partitions)
+	case c.Subtasks != 0 && (c.Role != RoleReader || c.Rescale.IsZero() || c.Subtasks != c.Rescale.From && c.Subtasks != c.Rescale.To):
+		return fmt.Errorf("--subtasks is a rescale cell's reader's, %d or %d (its supervisor passes it)", c.Rescale.From, c.Rescale.To)
 	case c.Pause < 0:
 		return fmt.Errorf("pause must be >= 0, got %v", c.Pause)
 	case c.Pause > 0 && c.Wake > 0:

@@ -48,7 +48,11 @@ func TestArgsRoundTrip(t *testing.T) {
 	paused.Pause = 100 * time.Millisecond
 	committing := full()
 	committing.Commit, committing.Group = true, "fplab-ckpt-fast-1"
-	for _, c := range []rungargs.Cell{full(), small, kill, live, producer, maxrate, woken, bwoken, paused, committing} {
+	rescaling := full()
+	rescaling.Commit, rescaling.Rescale, rescaling.Partitions = false, cell.Rescale{From: 3, To: 2}, 3
+	rescaled := rescaling
+	rescaled.Role, rescaled.Subtasks = rungargs.RoleReader, 2
+	for _, c := range []rungargs.Cell{full(), small, kill, live, producer, maxrate, woken, bwoken, paused, committing, rescaling, rescaled} {
 		back, err := rungargs.Parse(c.Args(), io.Discard)
 		if err != nil {
 			t.Fatalf("Parse(%q): %v", c.Args(), err)
@@ -73,24 +77,28 @@ func TestArgsRoundTrip(t *testing.T) {
 func TestParseRejects(t *testing.T) {
 	base := []string{"--bootstrap", "h:1", "--topic", "t", "--records", "1"}
 	for args, want := range map[string]string{
-		"--format xml":                          "unknown format",
-		"--path slow":                           "unknown path",
-		"--alloc tcmalloc":                      "unknown alloc",
-		"--cluster cloud":                       "unknown cluster",
-		"--compression brotli":                  "compression=brotli: unknown compression",
-		"--crc maybe":                           "--crc must be on or off",
-		"--prof yes":                            "--prof must be on or off",
-		"--aa c":                                "unknown aa",
-		"--fault kill":                          "needs a --fault-socket",
-		"--fault-socket /s":                     "needs a --fault-socket",
-		"--batch 0":                             "batch must be > 0, got 0",
-		"--batch -5":                            "batch must be > 0, got -5",
-		"--failures 1":                          "need checkpoints",
-		"--path java --wake 20ms":               "only a plain bounded or live cell of a Go path wakes its reader",
-		"--path fast --wake -1s":                "wake must be >= 0",
-		"--path fast --pause 1s --wake 1s":      "no wake too",
-		"--path fast --commit on":               "commit=on commits completed checkpoints' positions",
-		"--path fast --commit yes":              "--commit must be on or off",
+		"--format xml":                     "unknown format",
+		"--path slow":                      "unknown path",
+		"--alloc tcmalloc":                 "unknown alloc",
+		"--cluster cloud":                  "unknown cluster",
+		"--compression brotli":             "compression=brotli: unknown compression",
+		"--crc maybe":                      "--crc must be on or off",
+		"--prof yes":                       "--prof must be on or off",
+		"--aa c":                           "unknown aa",
+		"--fault kill":                     "needs a --fault-socket",
+		"--fault-socket /s":                "needs a --fault-socket",
+		"--batch 0":                        "batch must be > 0, got 0",
+		"--batch -5":                       "batch must be > 0, got -5",
+		"--failures 1":                     "need checkpoints",
+		"--path java --wake 20ms":          "only a plain bounded or live cell of a Go path wakes its reader",
+		"--path fast --wake -1s":           "wake must be >= 0",
+		"--path fast --pause 1s --wake 1s": "no wake too",
+		"--path fast --commit on":          "commit=on commits completed checkpoints' positions",
+		"--path fast --commit yes":         "--commit must be on or off",
+		"--path fast --rescale 3to2":       "needs a checkpointing cell of a Go path with failures >= 1",
+		"--path fast --rescale 3":          "not <from>to<to>",
+		"--path fast --checkpoint-interval 1s --failures 1 --rescale 3to9": "at most one subtask per partition",
+		"--path fast --checkpoint-interval 1s --failures 1 --subtasks 2":   "--subtasks is a rescale cell's reader's",
 		"--path java --pause 1s":                "only a plain bounded or live cell of a Go path pauses partitions",
 		"--path fast --wake 1s --case appended": "only a plain bounded or live cell of a Go path wakes its reader",
 		"--role writer":                         "unknown role",

@@ -35,6 +35,7 @@ func Decode(args []string, usage io.Writer) (Cell, error) {
 		crc       = fs.String(cell.CRC, cell.Off, "check.crcs: on or off")
 		prof      = fs.String(cell.Prof, "", "prof=on: the cell's name says it is profiled")
 		commit    = fs.String(cell.Commit, "", "commit=on: the checkpointing readers commit each completed checkpoint's positions for a consumer group")
+		rescale   = fs.String(cell.RescaleKey, "", "<from>to<to>: the first reader process runs <from> subtasks, those restored after a failure <to>")
 		bootstrap = fs.String("bootstrap", "", "bootstrap servers, host:port[,host:port...]")
 		secretsFD = fs.Int("secrets-fd", 0, "internal: read secret cluster props (a JSON object) from this inherited descriptor, then close it")
 		props     listflag.Strings
@@ -79,6 +80,7 @@ func Decode(args []string, usage io.Writer) (Cell, error) {
 	fs.Uint64Var(&c.KillSeed, "kill-seed", 0, "seed of the reader kill positions (0: the corpus seed)")
 	fs.StringVar(&c.CkptDir, "ckpt-dir", "", "directory for the checkpoint store and the sink's output (default: a temporary one)")
 	fs.StringVar(&c.FaultSocket, "fault-socket", "", "internal: fault server socket of a fault=kill cell (cluster=kafka)")
+	fs.IntVar(&c.Subtasks, "subtasks", 0, "internal: how many subtasks a rescale cell's reader process runs")
 	fs.StringVar(&c.Group, "group", "", "internal: the consumer group a commit=on cell's reader commits for")
 	fs.StringVar(&c.Role, "role", "", "internal: \""+RoleReader+"\" for a checkpointing reader process, \""+RoleProducer+"\" for a live cell's producer")
 	fs.StringVar(&c.CPUProfile, "cpuprofile", "", "write a CPU profile of the cell to this file")
@@ -131,6 +133,13 @@ func Decode(args []string, usage io.Writer) (Cell, error) {
 		c.Commit = *commit == cell.On
 	default:
 		return Cell{}, fmt.Errorf("--commit must be on or off, got %q", *commit)
+	}
+	if *rescale != "" {
+		r, err := cell.ParseRescale(*rescale)
+		if err != nil {
+			return Cell{}, err
+		}
+		c.Rescale = r
 	}
 	pm, err := cell.ParseProps(props)
 	if err != nil {
