@@ -26,6 +26,9 @@
 // io.EOF; with Config.Discovery it joins partitions added to the topic
 // from their start. With Config.Stats a librdkafka path samples
 // librdkafka's own statistics into Config.OnStats (off by default).
+// OpenSubtasks reads a bounded range with n readers at once, each over
+// the partitions SplitOwner (Flink's assignment rule) gives it, behind
+// one consume.Reader whose split is their union (merge.go).
 //
 // What else the upstream acceptance gate asks of a reader, every path's
 // reader does: a Next whose context ends returns at once, waking a wait
