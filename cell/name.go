@@ -56,6 +56,10 @@ type Cell struct {
 	// Pause is the interval at which the cell pauses a partition of its
 	// reader and, one interval later, resumes it (0: never).
 	Pause time.Duration
+	// Discover is a live cell's partition discovery interval: its reader
+	// looks for added partitions that often, and the cell adds some
+	// mid-read (0: no discovery).
+	Discover time.Duration
 	// Ckpt is the checkpoint interval (0: checkpointing off).
 	Ckpt time.Duration
 	// Commit is set for a checkpointing cell whose readers commit every
@@ -76,7 +80,7 @@ type Cell struct {
 // "BenchmarkLadder/" prefix), key=value parts in the fixed order of Keys, so
 // benchproc can project any of them:
 //
-//	path=fast/format=json/batch=8192/brokers=3/alloc=go/crc=off[/cluster=kafka][/compression=lz4][/size=1024][/keys=on][/nulls=0.01][/txn=aborts][/case=appended][/decoder=stock][/mode=live/rate=100000/linger=10ms][/wake=20ms][/pause=100ms][/ckpt=1s][/commit=on][/rescale=3to2][/prof=on][/fault=kill][/aa=a]
+//	path=fast/format=json/batch=8192/brokers=3/alloc=go/crc=off[/cluster=kafka][/compression=lz4][/size=1024][/keys=on][/nulls=0.01][/txn=aborts][/case=appended][/decoder=stock][/mode=live/rate=100000/linger=10ms][/wake=20ms][/pause=100ms][/discover=100ms][/ckpt=1s][/commit=on][/rescale=3to2][/prof=on][/fault=kill][/aa=a]
 //
 // The optional axes (cluster to case) are left out at their Default. Parse
 // is its inverse.
@@ -166,6 +170,10 @@ func (c Cell) Value(key string) string {
 	case Pause:
 		if c.Pause > 0 {
 			return c.Pause.String()
+		}
+	case Discover:
+		if c.Discover > 0 {
+			return c.Discover.String()
 		}
 	case Ckpt:
 		if c.Ckpt > 0 {
@@ -307,6 +315,8 @@ func (c *Cell) set(p Part) error {
 		c.Wake, err = canonicalDuration(p)
 	case Pause:
 		c.Pause, err = canonicalDuration(p)
+	case Discover:
+		c.Discover, err = canonicalDuration(p)
 	case Ckpt:
 		c.Ckpt, err = canonicalDuration(p)
 	case Commit:

@@ -55,6 +55,7 @@ func variants() []Cell {
 		add(func(c *Cell) { c.Pause = d })
 		add(func(c *Cell) { c.Ckpt, c.Commit = d, true })
 		add(func(c *Cell) { c.Ckpt, c.Rescale = d, Rescale{From: 3, To: 2} })
+		add(func(c *Cell) { c.Discover = d })
 	}
 	for _, r := range []int{1, 10_000, 500_000} {
 		for _, l := range []time.Duration{time.Microsecond, time.Millisecond, 100 * time.Millisecond} {
@@ -193,6 +194,8 @@ func TestParseRefuses(t *testing.T) {
 		{ok + "/pause=1s/wake=20ms", "out of order"},
 		{ok + "/commit=off", "unknown commit"},
 		{ok + "/rescale=off", "never written"},
+		{ok + "/discover=0s", "not a positive duration"},
+		{ok + "/ckpt=1s/discover=1s", "out of order"},
 		{ok + "/rescale=3to3", "keeps the parallelism"},
 		{ok + "/rescale=03to2", "not <from>to<to>"},
 		{ok + "/rescale=3to0", "subtasks must be 1..64"},

@@ -51,6 +51,9 @@ const (
 	// Pause is the interval at which a cell pauses one partition of its
 	// reader in turn and resumes it an interval later.
 	Pause = "pause"
+	// Discover is a live cell's partition discovery interval
+	// (discover=100ms): the cell adds partitions mid-read.
+	Discover = "discover"
 	// Ckpt is the checkpoint interval of a checkpointing cell.
 	Ckpt = "ckpt"
 	// Commit marks a checkpointing cell whose readers commit each
@@ -120,7 +123,9 @@ func Default(key string) string {
 }
 
 // Keys lists every key a Cell's name can hold, in name order.
-func Keys() []string { return append(Axes(), Wake, Pause, Ckpt, Commit, RescaleKey, Prof, Fault, AA) }
+func Keys() []string {
+	return append(Axes(), Wake, Pause, Discover, Ckpt, Commit, RescaleKey, Prof, Fault, AA)
+}
 
 // Consume paths, from least to most native, then the references, which
 // read the topic and count its records but build no Arrow batch.

@@ -44,8 +44,9 @@ func markBrokerKill(s *Spec, cells []cell.Cell) {
 }
 
 // product is the full product of the spec's axes, checkpoint values (and
-// commit_offsets x rescale for the checkpointing ones), wake and pause intervals and
-// profile settings, in axis order (path outermost). The live axes multiply
+// commit_offsets x rescale for the checkpointing ones), wake and pause
+// intervals, discovery intervals (mode=live cells only) and profile
+// settings, in axis order (path outermost). The live axes multiply
 // only the cells of a mode that has them (cell.AxisOf; mode comes before
 // them): a mode=live cell takes every rate x linger, a maxrate cell every
 // linger and rate 0 (it searches for its rate), a bounded cell 0 for both,
@@ -68,6 +69,10 @@ func product(s *Spec) []cell.Cell {
 	pauses := s.Pause
 	if len(pauses) == 0 {
 		pauses = []time.Duration{0}
+	}
+	discovers := s.Discover
+	if len(discovers) == 0 {
+		discovers = []time.Duration{0}
 	}
 	cells := []cell.Cell{{}}
 	for _, k := range cell.Axes() { // path outermost
@@ -92,17 +97,22 @@ func product(s *Spec) []cell.Cell {
 		if c.Live() {
 			cks = []time.Duration{0}
 		}
-		wks, pss := wakes, pauses
+		wks, pss, dss := wakes, pauses, discovers
 		if c.MaxRate() {
 			wks, pss = []time.Duration{0}, []time.Duration{0}
+		}
+		if c.Mode != cell.ModeLive {
+			dss = []time.Duration{0}
 		}
 		for _, ck := range cks {
 			for _, cv := range ckptVariants(s, ck) {
 				for _, wk := range wks {
 					for _, ps := range pss {
-						for _, pr := range profs {
-							c.Ckpt, c.Commit, c.Rescale, c.Wake, c.Pause, c.Prof = ck, cv.commit, cv.rescale, wk, ps, pr
-							out = append(out, c)
+						for _, ds := range dss {
+							for _, pr := range profs {
+								c.Ckpt, c.Commit, c.Rescale, c.Wake, c.Pause, c.Discover, c.Prof = ck, cv.commit, cv.rescale, wk, ps, ds, pr
+								out = append(out, c)
+							}
 						}
 					}
 				}

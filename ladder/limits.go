@@ -207,7 +207,7 @@ func productSize(s *Spec) int {
 		n += times(base, max(1, len(s.Checkpoint)), max(1, len(s.CommitOffsets)), max(1, len(s.Rescale)), max(1, len(s.Wake)), max(1, len(s.Pause)))
 	}
 	if s.hasLive() {
-		n += times(base, len(s.Rate), len(s.Linger), max(1, len(s.Wake)), max(1, len(s.Pause)))
+		n += times(base, len(s.Rate), len(s.Linger), max(1, len(s.Wake)), max(1, len(s.Pause)), max(1, len(s.Discover)))
 	}
 	if s.hasMaxRate() {
 		n += times(base, len(s.Linger))
@@ -248,6 +248,7 @@ func checkFailures(s *Spec) error {
 //     plain read of a Go path);
 //   - pause with wake, or where wake is refused;
 //   - commit_offsets on a reference path;
+//   - discover on a reference path, with wake or pause, keys or nulls;
 //   - rescale on a reference path, with commit_offsets, without
 //     failures, or with more subtasks than partitions;
 //   - checkpoints in a parity case that is a special read (start-is-stop,
@@ -289,6 +290,12 @@ func checkCombinations(s *Spec, cells []cell.Cell) error {
 			return fieldErrorf(cell.RescaleKey, "rescale=%s restores a checkpoint after a failure, but failures is %d", c.Rescale, s.Failures)
 		case c.Rescale.From > s.Partitions || c.Rescale.To > s.Partitions:
 			return fieldErrorf(cell.RescaleKey, "rescale=%s runs more subtasks than the topic's %d partitions", c.Rescale, s.Partitions)
+		case c.Discover > 0 && (counting || c.Wake > 0 || c.Pause > 0):
+			return fieldErrorf(cell.Discover, "only a live cell of a Go path without wake or pause adds partitions mid-read, but cell %s would", c.Name())
+		case c.Discover > 0 && (c.Keys || c.Nulls > 0):
+			return fieldErrorf(cell.Discover, "the records a discover cell writes to its added partitions carry no keys and no tombstones, but cell %s has keys or nulls", c.Name())
+		case c.Discover > 0 && 2*s.Partitions > cell.MaxPartitions:
+			return fieldErrorf(cell.Discover, "a discover cell doubles its topic's %d partitions, past the bound of %d", s.Partitions, cell.MaxPartitions)
 		case c.Pause > 0 && c.Wake > 0:
 			return fieldErrorf(cell.Pause, "a pause cell wakes its reader at its pause interval, but cell %s has a wake interval too", c.Name())
 		case c.Pause > 0 && (counting || c.Ckpt > 0 || c.Case != "" || c.MaxRate()):

@@ -100,6 +100,16 @@ func notLive(field string) *SpecError {
 // defaultLiveWarmup. rate and duration have no default; checkLiveSpec
 // asks for them.
 func (p *specParser) liveSettings(s *Spec, seen map[string]*yaml.Node) error {
+	if k := seen[cell.Discover]; k != nil && !s.hasLive() {
+		return p.errAt(k, cell.Discover, "discover is a live cell's (mode=live adds partitions mid-read); add live to mode")
+	}
+	if k := seen[cell.Discover]; k != nil {
+		for _, d := range s.Discover {
+			if d != 0 && (d < rungargs.MinDiscover || d > rungargs.MaxDiscover) {
+				return p.errAt(k, cell.Discover, "%v is out of %v..%v (source.Config.Discovery's bounds)", d, rungargs.MinDiscover, rungargs.MaxDiscover)
+			}
+		}
+	}
 	if !s.readsLive() {
 		for _, f := range liveOnlyFields {
 			if k := seen[f]; k != nil {

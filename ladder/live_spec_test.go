@@ -240,6 +240,12 @@ func TestLiveSpecErrors(t *testing.T) {
 			`l.yaml:16: size: 16384-byte records x 300000 records (a live cell at rate 100000 over 3s) is over the lab's 2 GiB bound on a scaled corpus (lower rate or duration)`},
 		{"timeout without the margin", edit(liveOnlySpec, "timeout", "timeout: 13s"),
 			`l.yaml:14: timeout: 13s does not exceed live_warmup + duration (3s) plus 10s of start-up margin (the live cell's topic, producer and reader start within it); give more than 13s`},
+		{"discover too often", edit(liveOnlySpec, "seed", "seed: 7\ndiscover: [off, 1ms]"),
+			`l.yaml:16: discover: 1ms is out of 10ms..1h0m0s (source.Config.Discovery's bounds)`},
+		{"discover with wake", edit(liveOnlySpec, "seed", "seed: 7\ndiscover: 100ms\nwake: 20ms"),
+			`l.yaml:16: discover: only a live cell of a Go path without wake or pause adds partitions mid-read, but cell path=fast/format=json/batch=8192/brokers=1/alloc=go/crc=off/mode=live/rate=1000/linger=10ms/wake=20ms/discover=100ms would`},
+		{"discover with keys", edit(liveOnlySpec, "seed", "seed: 7\ndiscover: 100ms\nkeys: [on]"),
+			`l.yaml:16: discover: the records a discover cell writes to its added partitions carry no keys and no tombstones, but cell path=fast/format=json/batch=8192/brokers=1/alloc=go/crc=off/keys=on/mode=live/rate=1000/linger=10ms/discover=100ms has keys or nulls`},
 		// What applies to bounded cells only.
 		{"records in a live-only spec", edit(liveOnlySpec, "seed", "seed: 7\nrecords: 1000"),
 			`l.yaml:16: records: a spec of live cells only has no corpus (each live cell writes rate x (live_warmup + duration) records); drop records or add bounded to mode`},

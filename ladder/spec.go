@@ -86,6 +86,13 @@ type Spec struct {
 	// cells, and never with a wake-up interval (a pause cell wakes its
 	// reader at its pause interval).
 	Pause []time.Duration `json:"pause_ns,omitempty"`
+	// Discover lists the partition discovery intervals of live cells
+	// (mode=live): the reader looks for added partitions that often and
+	// the cell doubles the topic's partitions mid-read, measuring the time
+	// to each added partition's first record (0 means no discovery; a
+	// /discover=<interval> name part). Live cells of the Go paths only,
+	// without wake or pause, keys or tombstones.
+	Discover []time.Duration `json:"discover_ns,omitempty"`
 	// CommitOffsets lists whether checkpointing cells commit each completed
 	// checkpoint's positions for a consumer group, as Flink's
 	// commit.offsets.on.checkpoint; [off, on] runs them both ways (a

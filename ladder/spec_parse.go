@@ -216,6 +216,8 @@ func (p *specParser) field(s *Spec, k, v *yaml.Node) error {
 		s.Wake, err = p.durations(f, v)
 	case cell.Pause:
 		s.Pause, err = p.durations(f, v)
+	case cell.Discover:
+		s.Discover, err = p.durations(f, v)
 	case "failures":
 		s.Failures, err = p.upTo(f, v, 0, maxFailures, "the checkpoint supervisor's bound")
 	case cell.Rate:

@@ -173,6 +173,8 @@ func TestSpecErrors(t *testing.T) {
 			`x.yaml:12: partitions: 1025 is over the bound of 1024 (the loader and every reader refuse more)`},
 		{"failures over the bound", with("seed", "seed: 7\ncheckpoint: 1s\nfailures: 10001"),
 			`x.yaml:13: failures: 10001 is over the bound of 10000 (the checkpoint supervisor's bound)`},
+		{"discover without live cells", with("seed", "seed: 7\ndiscover: 100ms"),
+			`x.yaml:12: discover: discover is a live cell's (mode=live adds partitions mid-read); add live to mode`},
 		{"bad rescale", with("seed", "seed: 7\ncheckpoint: 1s\nfailures: 1\nrescale: [3to2, 3-2]"),
 			`x.yaml:14: rescale: rescale "3-2" is not <from>to<to>, e.g. 3to2`},
 		{"rescale without failures", with("seed", "seed: 7\ncheckpoint: 1s\nrescale: 3to2"),

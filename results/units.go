@@ -118,6 +118,16 @@ const (
 	UnitOffsetSkipped = "offset-commit-skipped"
 	UnitOffsetP50     = "offset-commit-p50-ms"
 	UnitOffsetMax     = "offset-commit-max-ms"
+
+	// A discover cell's (discover=<interval>): how many partitions it
+	// added mid-read, how long creating them and writing their records
+	// took (the admin call and the acknowledged writes, before which
+	// nothing of theirs could be read), and the time from their creation
+	// to each one's first row handed over, in milliseconds.
+	UnitDiscoverAdded    = "discover-added"
+	UnitDiscoverWriteMs  = "discover-write-ms"
+	UnitDiscoverFirstP50 = "discover-first-p50-ms"
+	UnitDiscoverFirstMax = "discover-first-max-ms"
 )
 
 // ConfigSurfaced is the file-config key under which a parity cell that
@@ -188,6 +198,11 @@ var unitDirections = map[string]Direction{
 	UnitOffsetSkipped: Neutral,
 	UnitOffsetP50:     LowerIsBetter,
 	UnitOffsetMax:     LowerIsBetter,
+
+	UnitDiscoverAdded:    Neutral,
+	UnitDiscoverWriteMs:  Neutral,
+	UnitDiscoverFirstP50: LowerIsBetter,
+	UnitDiscoverFirstMax: LowerIsBetter,
 }
 
 // Better returns the direction in which unit improves: the table above,

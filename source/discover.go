@@ -3,6 +3,7 @@ package source
 import (
 	"context"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
@@ -11,45 +12,96 @@ import (
 )
 
 // Partition discovery (Config.Discovery), what Flink's KafkaSource does
-// with partition.discovery.interval.ms on an unbounded read: at most once
-// per interval, before a wait for messages, a live reader asks the
-// broker how many partitions its topic has. Partitions added since it
-// opened join the read from offset 0, their start (a partition created
-// while the topic is read holds only what was written after), so nothing
-// written to them is lost: the assembler grows (positions, split state),
-// the client adds them to its assignment (librdkafka's incremental
-// assign, franz-go's AddConsumePartitions), and from then on every Batch's
-// Split has an entry per partition. Partitions are never removed (Kafka
-// cannot), and a bounded read never discovers: its range is fixed at open.
+// with partition.discovery.interval.ms on an unbounded read: once per
+// interval, a goroutine of the reader's own asks the broker how many
+// partitions its topic has, off the read path, as Flink's enumerator
+// does it apart from its readers: a metadata request can wait behind a
+// fetch on the same broker connection (a broker answers one request per
+// connection at a time, and a fetch waits up to fetch.wait.max.ms for
+// records), which on the read path held a Poll reader back that long at
+// every look. The read path only takes the latest answer, before a wait
+// for messages. Partitions added since the reader opened join the read
+// from offset 0, their start (a partition created while the topic is read
+// holds only what was written after), so nothing written to them is
+// lost: the assembler grows (positions, split state), the client adds
+// them to its assignment (librdkafka's incremental assign, franz-go's
+// AddConsumePartitions), and from then on every Batch's Split has an
+// entry per partition. Partitions are never removed (Kafka cannot), and a
+// bounded read never discovers: its range is fixed at open.
 
 // Discovery's bounds: a metadata request per interval at most, and an
 // interval a test can drive.
 var discoveryLimits = struct{ min, max time.Duration }{10 * time.Millisecond, time.Hour}
 
-// discovery is a reader's schedule of looks.
+// discovery looks up a topic's partition count every interval on its own
+// goroutine and keeps the latest answer.
 type discovery struct {
-	every time.Duration
-	next  time.Time
+	n    atomic.Int64 // partitions in the latest answer (0: none yet)
+	err  atomic.Pointer[error]
+	stop context.CancelFunc
+	done chan struct{}
 }
 
-func newDiscovery(every time.Duration) *discovery {
+// lookupFunc answers a topic's partition count.
+type lookupFunc func(ctx context.Context) (int, error)
+
+// wrapLookup wraps every reader's lookup (tests: a gated one).
+var wrapLookup = func(f lookupFunc) lookupFunc { return f }
+
+// startDiscovery starts looking every interval with lookup, each look
+// bounded by timeout; nil when every is 0 (no discovery).
+func startDiscovery(every, timeout time.Duration, lookup lookupFunc) *discovery {
 	if every <= 0 {
 		return nil
 	}
-	return &discovery{every: every, next: time.Now().Add(every)}
+	lookup = wrapLookup(lookup)
+	ctx, cancel := context.WithCancel(context.Background())
+	d := &discovery{stop: cancel, done: make(chan struct{})}
+	go func() {
+		defer close(d.done)
+		tk := time.NewTicker(every)
+		defer tk.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tk.C:
+			}
+			lctx, lcancel := context.WithTimeout(ctx, timeout)
+			n, err := lookup(lctx)
+			lcancel()
+			if ctx.Err() != nil {
+				return
+			}
+			if err != nil {
+				d.err.Store(&err)
+				return
+			}
+			d.n.Store(int64(n))
+		}
+	}()
+	return d
 }
 
-// due reports whether a look is due, and schedules the next one.
-func (d *discovery) due() bool {
+// seen is the latest partition count (0 before the first answer), or the
+// look that failed.
+func (d *discovery) seen() (int, error) {
 	if d == nil {
-		return false
+		return 0, nil
 	}
-	now := time.Now()
-	if now.Before(d.next) {
-		return false
+	if e := d.err.Load(); e != nil {
+		return 0, *e
 	}
-	d.next = now.Add(d.every)
-	return true
+	return int(d.n.Load()), nil
+}
+
+// close stops the looks and waits for one under way.
+func (d *discovery) close() {
+	if d == nil {
+		return
+	}
+	d.stop()
+	<-d.done
 }
 
 // grow adds partitions [len(pos), n) to the read, from offset 0, with no
@@ -67,19 +119,26 @@ func (a *assembler) grow(n int) {
 	}
 }
 
-// discover looks up the topic's partitions with librdkafka and assigns the
-// new ones from offset 0.
+// rdkPartitions looks up topic's partition count with librdkafka.
+func rdkPartitions(c *kafka.Consumer, topic string) lookupFunc {
+	return func(ctx context.Context) (int, error) {
+		ms := 10_000
+		if dl, ok := ctx.Deadline(); ok {
+			ms = max(1, int(time.Until(dl)/time.Millisecond))
+		}
+		md, err := c.GetMetadata(&topic, false, ms)
+		if err != nil {
+			return 0, fmt.Errorf("discovery: metadata of %q: %w", topic, err)
+		}
+		return len(md.Topics[topic].Partitions), nil
+	}
+}
+
+// discover assigns the partitions discovery has seen added, from offset 0.
 func (r *rdkConsumer) discover(a *assembler, cfg *Config) error {
-	if !r.disc.due() {
-		return nil
-	}
-	md, err := r.c.GetMetadata(&cfg.Topic, false, int(cfg.Timeout/time.Millisecond))
-	if err != nil {
-		return fmt.Errorf("discovery: metadata of %q: %w", cfg.Topic, err)
-	}
-	n := len(md.Topics[cfg.Topic].Partitions)
-	if n <= len(a.pos) {
-		return nil
+	n, err := r.disc.seen()
+	if err != nil || n <= len(a.pos) {
+		return err
 	}
 	var tps []kafka.TopicPartition
 	for p := len(a.pos); p < n; p++ {
@@ -93,25 +152,26 @@ func (r *rdkConsumer) discover(a *assembler, cfg *Config) error {
 	return nil
 }
 
-// discover looks up the topic's partitions with franz-go and adds the new
-// ones from offset 0.
-func (r *franzReader) discover(ctx context.Context) error {
-	if !r.disc.due() {
-		return nil
+// franzPartitions looks up topic's partition count with franz-go.
+func franzPartitions(cl *kgo.Client, topic string) lookupFunc {
+	return func(ctx context.Context) (int, error) {
+		tds, err := kadm.NewClient(cl).ListTopics(ctx, topic)
+		if err == nil {
+			err = tds.Error()
+		}
+		if err != nil {
+			return 0, fmt.Errorf("discovery: metadata of %q: %w", topic, err)
+		}
+		return len(tds[topic].Partitions), nil
 	}
+}
+
+// discover adds the partitions discovery has seen added, from offset 0.
+func (r *franzReader) discover() error {
 	a, cfg := r.a, r.cfg
-	mctx, cancel := context.WithTimeout(ctx, cfg.Timeout)
-	defer cancel()
-	tds, err := kadm.NewClient(r.cl).ListTopics(mctx, cfg.Topic)
-	if err == nil {
-		err = tds.Error()
-	}
-	if err != nil {
-		return fmt.Errorf("discovery: metadata of %q: %w", cfg.Topic, err)
-	}
-	n := len(tds[cfg.Topic].Partitions)
-	if n <= len(a.pos) {
-		return nil
+	n, err := r.disc.seen()
+	if err != nil || n <= len(a.pos) {
+		return err
 	}
 	offs := map[int32]kgo.Offset{}
 	for p := len(a.pos); p < n; p++ {

@@ -124,3 +124,46 @@ func (lr *liveReader) until(ctx context.Context, t *testing.T, want int) {
 		b.Rec.Release()
 	}
 }
+
+// TestDiscoveryNeverHoldsUpTheRead: while a look for added partitions is
+// under way (here held until the test ends), the reader goes on handing
+// over the records written to its partitions: the look runs beside the
+// read, not in it (a metadata request can wait behind a fetch on the same
+// broker connection).
+func TestDiscoveryNeverHoldsUpTheRead(t *testing.T) {
+	for _, p := range livePaths {
+		t.Run(fmt.Sprintf("path=%s", p), func(t *testing.T) {
+			entered := make(chan struct{}, 1)
+			source.WrapDiscoveryLookup(t, func(f func(context.Context) (int, error)) func(context.Context) (int, error) {
+				return func(ctx context.Context) (int, error) {
+					select {
+					case entered <- struct{}{}:
+					default:
+					}
+					<-ctx.Done() // held until the reader closes
+					return 0, ctx.Err()
+				}
+			})
+			tp := loadTopic(t, workloads.FormatJSON, fresh("discheld"), withRecords(30))
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			cfg := tp.config(p, 16, memory.NewGoAllocator())
+			cfg.Live, cfg.Linger, cfg.Discovery = true, 5*time.Millisecond, 10*time.Millisecond
+			r, err := source.Open(ctx, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Close()
+			<-entered
+			values := map[int32][][]byte{}
+			for q := range int32(testParts) {
+				for i := range 4 {
+					values[q] = append(values[q], tp.corpus.Message(nil, i))
+				}
+			}
+			tp.append(t, values)
+			lr := &liveReader{r: r, last: map[int32]int64{}}
+			lr.until(ctx, t, testParts*4)
+		})
+	}
+}

@@ -1,6 +1,9 @@
 package source
 
-import "time"
+import (
+	"context"
+	"time"
+)
 
 // PositionShortcut switches the librdkafka paths' position query on idle
 // polls (see rdkConsumer.position): off, only EOF events end a partition
@@ -13,4 +16,12 @@ func SetPollWait(t interface{ Cleanup(func()) }, d time.Duration) {
 	old := pollWait
 	pollWait = d
 	t.Cleanup(func() { pollWait = old })
+}
+
+// WrapDiscoveryLookup wraps every reader's partition lookup with wrap
+// until the test ends.
+func WrapDiscoveryLookup(t interface{ Cleanup(func()) }, wrap func(func(context.Context) (int, error)) func(context.Context) (int, error)) {
+	old := wrapLookup
+	wrapLookup = func(f lookupFunc) lookupFunc { return wrap(f) }
+	t.Cleanup(func() { wrapLookup = old })
 }

@@ -51,6 +51,12 @@ func openFranz(ctx context.Context, cfg *Config) (*franzReader, error) {
 	if !cfg.CRC {
 		opts = append(opts, kgo.DisableFetchCRCValidation())
 	}
+	if cfg.Discovery > 0 {
+		// franz-go answers a metadata request from its cache while the
+		// cache is younger than MetadataMinAge (5 s by default): a look
+		// for added partitions must not be older than its interval.
+		opts = append(opts, kgo.MetadataMinAge(min(cfg.Discovery, 5*time.Second)))
+	}
 	probe, err := kgo.NewClient(opts...)
 	if err != nil {
 		return nil, fmt.Errorf("franz: %w", err)
@@ -96,7 +102,7 @@ func openFranz(ctx context.Context, cfg *Config) (*franzReader, error) {
 		col:  col,
 		keys: keyColumns(cfg),
 		a:    a,
-		disc: newDiscovery(cfg.Discovery),
+		disc: startDiscovery(cfg.Discovery, cfg.Timeout, franzPartitions(cl, cfg.Topic)),
 	}, nil
 }
 
@@ -134,7 +140,7 @@ func (r *franzReader) Next(ctx context.Context) (*consume.Batch, error) {
 			}
 			wait = min(wait, a.lingerLeft(now))
 		}
-		if err := r.discover(ctx); err != nil {
+		if err := r.discover(); err != nil {
 			return nil, err
 		}
 		if err := r.poll(ctx, wait); err != nil {
@@ -280,6 +286,7 @@ func (r *franzReader) Assertions() (consume.Assertions, error) {
 }
 
 func (r *franzReader) Close() error {
+	r.disc.close()
 	r.col.Release()
 	if r.keys != nil {
 		r.keys.Release()

@@ -49,7 +49,7 @@ func openRdk(cfg *Config) (*rdkConsumer, error) {
 		return nil, fmt.Errorf("librdkafka consumer: %w", err)
 	}
 	go dropLogs(c.Logs())
-	r := &rdkConsumer{c: c, topic: cfg.Topic, disc: newDiscovery(cfg.Discovery)}
+	r := &rdkConsumer{c: c, topic: cfg.Topic, disc: startDiscovery(cfg.Discovery, cfg.Timeout, rdkPartitions(c, cfg.Topic))}
 	if r.waker, err = drain.NewWaker(c); err != nil {
 		r.close()
 		return nil, err
@@ -88,6 +88,7 @@ func (r *rdkConsumer) sampleStats(cfg *Config) error {
 // first (it gives the main queue back to the consumer queue, which the
 // consumer's Close serves), the sink last (it waits for OnStats).
 func (r *rdkConsumer) close() error {
+	r.disc.close()
 	if r.waker != nil {
 		r.waker.Close()
 	}

@@ -102,13 +102,14 @@ func runTrial(ctx context.Context, c *rungargs.Cell, cl clusters.Cluster, t *tar
 		Path: consume.Path(c.Path), Bootstrap: c.Bootstrap, Props: c.Props, Topic: lc.Topic,
 		Partitions: c.Partitions, Batch: c.Batch, CRC: c.CRC, Keys: c.Keys, Decoder: c.Value(cell.Decoder),
 		Codec: t.codec, Mem: mem, Timeout: StallTimeout(c.Timeout), Live: true, Linger: c.Linger,
+		Discovery: c.Discover,
 	}
 	tr.rdk = sampleStats(c, &cfg)
 	r, err := source.Open(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
-	if err := tr.read(ctx, &lc, r, t, readBy); err != nil {
+	if err := tr.read(ctx, &lc, cl, r, t, readBy); err != nil {
 		r.Close()
 		return nil, err
 	}
@@ -133,7 +134,7 @@ func runTrial(ctx context.Context, c *rungargs.Cell, cl clusters.Cluster, t *tar
 
 // read starts the producer and reads every record it writes, each batch
 // verified and measured.
-func (tr *liveTrial) read(ctx context.Context, c *rungargs.Cell, r consume.Reader, t *target, readBy time.Duration) error {
+func (tr *liveTrial) read(ctx context.Context, c *rungargs.Cell, cl clusters.Cluster, r consume.Reader, t *target, readBy time.Duration) error {
 	t0 := time.Now().Add(rungargs.ProducerLead(c.Records))
 	prod, err := startProducer(ctx, c, t0)
 	if err != nil {
@@ -156,10 +157,17 @@ func (tr *liveTrial) read(ctx context.Context, c *rungargs.Cell, r consume.Reade
 	if err != nil {
 		return err
 	}
+	if c.Discover > 0 {
+		// cellReader returned r itself: a discover cell neither wakes nor pauses
+		probe := min(discoverProbe, c.Records)
+		v.expectAdded(c.Partitions, probe)
+		d := newDiscoverer(ctx, rd, c, probe, growTopic(cl, c.Topic, c.Partitions, probe, t.corpus.Message))
+		rd, fig = d, d
+	}
 	defer fig.close()
 
 	cpu0 := cpuTime()
-	for v.rows < int64(c.Records) {
+	for v.rows < int64(c.Records) || fig.pending() {
 		b, err := rd.Next(rctx)
 		if err != nil {
 			if rctx.Err() != nil && ctx.Err() == nil {
@@ -187,6 +195,9 @@ func (tr *liveTrial) read(ctx context.Context, c *rungargs.Cell, r consume.Reade
 		return err
 	}
 	if err := v.checkEnd(r.Stats(), start, stop); err != nil {
+		return err
+	}
+	if err := v.checkAdded(); err != nil {
 		return err
 	}
 	return tr.rec.complete()

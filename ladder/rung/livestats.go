@@ -66,9 +66,12 @@ func (l *liveRecorder) due(now time.Time) int64 {
 func (l *liveRecorder) batch(now time.Time, parts []int32, offs []int64) {
 	l.handOver(now)
 	for k, p := range parts {
+		if int(p) >= l.partitions {
+			continue // a partition added mid-read (discoverer): not the producer's
+		}
 		l.row(now, offs[k], p)
+		l.handed++
 	}
-	l.handed += int64(len(parts))
 	l.batches++
 }
 

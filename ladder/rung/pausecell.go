@@ -149,11 +149,14 @@ func (r *pausingReader) figures() ([]results.Metric, error) {
 }
 
 // figurer is what a cell reads its extra figures from: nothing for a
-// plain cell (a nil *waker), a waker, or a pausingReader. close stops its
-// ticks (it may be called more than once); figures does too.
+// plain cell (a nil *waker), a waker, a pausingReader or a discoverer.
+// close stops its ticks (it may be called more than once); figures does
+// too. pending reports whether the read must go on after the producer's
+// last record (a discoverer's added partitions).
 type figurer interface {
 	close()
 	figures() ([]results.Metric, error)
+	pending() bool
 }
 
 // cellReader is the reader a cell reads through and its figurer: r itself

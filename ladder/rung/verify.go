@@ -34,6 +34,12 @@ type verifier struct {
 	// subtask: maxShorts (1 unless subtasks) may be, none after them.
 	shorts, maxShorts int
 	twin              bool // batches without a record batch (checkTwin)
+	// added partitions (a discover cell's: partitions partitions ..
+	// partitions+added-1, created mid-read) each hold corpus records 0 ..
+	// probe-1 at offsets 0 .. probe-1 (expectAdded); their rows are
+	// verified as the corpus's and counted in addedRows, not rows
+	added, probe int
+	addedRows    int64
 	// live: a live read's batches may be short anywhere (the linger
 	// rule), and each partition's offsets must follow each other without
 	// a gap from 0, the fresh topic's first (liveNext)
@@ -66,9 +72,36 @@ func newVerifier(batch int, l *workloads.Layout, null func(i int) uint64, expect
 	return v
 }
 
+// expectAdded prepares v for added partitions, each written with the
+// corpus's first probe records (a discover cell's); before any batch.
+func (v *verifier) expectAdded(added, probe int) {
+	v.added, v.probe = added, min(probe, len(v.expected))
+	for range added {
+		v.last = append(v.last, -1)
+	}
+}
+
+// checkAdded fails a read that did not hand over every record written to
+// the added partitions (expectAdded).
+func (v *verifier) checkAdded() error {
+	for k := range v.added {
+		p := v.partitions + k
+		if got := v.last[p] + 1; got != int64(v.probe) {
+			return fmt.Errorf("added partition %d: %d of its %d records handed over", p, got, v.probe)
+		}
+	}
+	return nil
+}
+
 // index is the corpus record at (p, off), or an error naming what the
 // position holds instead.
 func (v *verifier) index(p int32, off int64) (int, error) {
+	if int(p) >= v.partitions && int(p) < v.partitions+v.added {
+		if off < 0 || off >= int64(v.probe) {
+			return 0, fmt.Errorf("added partition %d offset %d is past the %d records written to it", p, off, v.probe)
+		}
+		return int(off), nil
+	}
 	if v.clean {
 		id := off*int64(v.partitions) + int64(p)
 		if off < 0 || p < 0 || int(p) >= v.partitions || id >= int64(len(v.expected)) {
@@ -128,7 +161,11 @@ func (v *verifier) positions(b *consume.Batch) (uint64, error) {
 		return 0, err
 	}
 	var want uint64
+	added := 0
 	for i, p := range b.Partitions {
+		if int(p) >= v.partitions {
+			added++
+		}
 		id, err := v.index(p, b.Offsets[i])
 		if err != nil {
 			return 0, fmt.Errorf("batch %d row %d: %w", v.batches, i, err)
@@ -148,7 +185,8 @@ func (v *verifier) positions(b *consume.Batch) (uint64, error) {
 		v.nulls += int64(nullRows(b))
 	}
 	v.split = append(v.split[:0], b.Split...)
-	v.rows += int64(n)
+	v.rows += int64(n - added)
+	v.addedRows += int64(added)
 	v.batches++
 	return want, nil
 }
@@ -301,8 +339,8 @@ func (r *verifyingReader) Next(ctx context.Context) (*consume.Batch, error) {
 // record lost by the path (an early batch that dropped a row) and an
 // offset at or below the last one a record delivered twice.
 func (v *verifier) liveNext(p int32, off int64) error {
-	if p < 0 || int(p) >= v.partitions {
-		return fmt.Errorf("partition %d is not one of the topic's %d", p, v.partitions)
+	if p < 0 || int(p) >= v.partitions+v.added {
+		return fmt.Errorf("partition %d is not one of the topic's %d", p, v.partitions+v.added)
 	}
 	switch want := v.last[p] + 1; {
 	case off > want:

@@ -132,6 +132,9 @@ func (w *waker) Next(ctx context.Context) (*consume.Batch, error) {
 
 // close stops the wake-ups (once; nothing for a nil waker); the reader
 // stays open.
+// pending is false: a waker reads what the cell's producer wrote.
+func (w *waker) pending() bool { return false }
+
 func (w *waker) close() {
 	if w == nil {
 		return

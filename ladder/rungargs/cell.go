@@ -121,6 +121,9 @@ func (c *Cell) Args() []string {
 	if c.Pause > 0 {
 		opt(cell.Pause, c.Pause.String())
 	}
+	if c.Discover > 0 {
+		opt(cell.Discover, c.Discover.String())
+	}
 	if c.Ckpt > 0 {
 		opt("checkpoint-interval", c.Ckpt.String())
 	}
@@ -169,6 +172,13 @@ func (c *Cell) Args() []string {
 	}
 	return a
 }
+
+// MinDiscover and MaxDiscover bound a live cell's partition discovery
+// interval, as source.Config.Discovery is bounded.
+const (
+	MinDiscover = 10 * time.Millisecond
+	MaxDiscover = time.Hour
+)
 
 // Validate checks what the cell's parts cannot express alone: the bounds of
 // each field, and the combinations a child refuses.
@@ -233,6 +243,12 @@ func (c *Cell) Validate() error {
 		return fmt.Errorf("rescale=%s: at most one subtask per partition (%d)", c.Rescale, c.Partitions)
 	case c.Subtasks != 0 && (c.Role != RoleReader || c.Rescale.IsZero() || c.Subtasks != c.Rescale.From && c.Subtasks != c.Rescale.To):
 		return fmt.Errorf("--subtasks is a rescale cell's reader's, %d or %d (its supervisor passes it)", c.Rescale.From, c.Rescale.To)
+	case c.Discover < 0 || c.Discover > 0 && (c.Discover < MinDiscover || c.Discover > MaxDiscover):
+		return fmt.Errorf("discover must be 0 (none) or %v..%v, got %v", MinDiscover, MaxDiscover, c.Discover)
+	case c.Discover > 0 && (c.Mode != cell.ModeLive || cell.CountingPath(c.Path) || c.Wake > 0 || c.Pause > 0):
+		return fmt.Errorf("discover=%v: only a live cell of a Go path adds partitions mid-read (no reference, maxrate, wake or pause)", c.Discover)
+	case c.Discover > 0 && (c.Keys || c.Nulls > 0 || c.Partitions*2 > cell.MaxPartitions):
+		return fmt.Errorf("discover=%v: the records written to the added partitions carry no keys and no tombstones, and the topic doubles (at most %d partitions)", c.Discover, cell.MaxPartitions/2)
 	case c.Pause < 0:
 		return fmt.Errorf("pause must be >= 0, got %v", c.Pause)
 	case c.Pause > 0 && c.Wake > 0:

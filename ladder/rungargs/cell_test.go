@@ -52,7 +52,9 @@ func TestArgsRoundTrip(t *testing.T) {
 	rescaling.Commit, rescaling.Rescale, rescaling.Partitions = false, cell.Rescale{From: 3, To: 2}, 3
 	rescaled := rescaling
 	rescaled.Role, rescaled.Subtasks = rungargs.RoleReader, 2
-	for _, c := range []rungargs.Cell{full(), small, kill, live, producer, maxrate, woken, bwoken, paused, committing, rescaling, rescaled} {
+	discovering := live
+	discovering.Discover = 100 * time.Millisecond
+	for _, c := range []rungargs.Cell{full(), small, kill, live, producer, maxrate, woken, bwoken, paused, committing, rescaling, rescaled, discovering} {
 		back, err := rungargs.Parse(c.Args(), io.Discard)
 		if err != nil {
 			t.Fatalf("Parse(%q): %v", c.Args(), err)

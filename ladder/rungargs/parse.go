@@ -80,6 +80,7 @@ func Decode(args []string, usage io.Writer) (Cell, error) {
 	fs.Uint64Var(&c.KillSeed, "kill-seed", 0, "seed of the reader kill positions (0: the corpus seed)")
 	fs.StringVar(&c.CkptDir, "ckpt-dir", "", "directory for the checkpoint store and the sink's output (default: a temporary one)")
 	fs.StringVar(&c.FaultSocket, "fault-socket", "", "internal: fault server socket of a fault=kill cell (cluster=kafka)")
+	fs.DurationVar(&c.Discover, cell.Discover, 0, "partition discovery interval of a live cell, which adds partitions mid-read (0: none)")
 	fs.IntVar(&c.Subtasks, "subtasks", 0, "internal: how many subtasks a rescale cell's reader process runs")
 	fs.StringVar(&c.Group, "group", "", "internal: the consumer group a commit=on cell's reader commits for")
 	fs.StringVar(&c.Role, "role", "", "internal: \""+RoleReader+"\" for a checkpointing reader process, \""+RoleProducer+"\" for a live cell's producer")
