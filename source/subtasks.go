@@ -42,8 +42,8 @@ func javaStringHash(s string) int32 {
 // whose Batch.Split holds every partition's position as of the batches
 // it handed over, so a checkpoint of it is the union of the subtasks'
 // split states, restorable with any n. cfg must give Start and Stop for
-// every partition (a bounded range: not Live, no StartAt); n is
-// 1..Partitions. The reader is neither a Pauser nor a Committer.
+// every partition (a bounded range: not Live, no StartAt) and no Stats;
+// n is 1..Partitions. The reader is neither a Pauser nor a Committer.
 func OpenSubtasks(ctx context.Context, cfg Config, n int) (consume.Reader, error) {
 	switch {
 	case n < 1 || n > cfg.Partitions || n > maxSubtasks:
@@ -54,6 +54,9 @@ func OpenSubtasks(ctx context.Context, cfg Config, n int) (consume.Reader, error
 		return nil, fmt.Errorf("source: subtasks need start and stop offsets for each of %d partitions", cfg.Partitions)
 	case cfg.Subtask != 0:
 		return nil, errors.New("source: OpenSubtasks numbers the subtasks itself (Config.Subtask must be 0)")
+	case cfg.Stats != 0:
+		// OnStats is called one document at a time; n clients would not
+		return nil, errors.New("source: subtasks sample no librdkafka statistics (Config.Stats must be 0)")
 	}
 	owner := make([]int, cfg.Partitions)
 	for p := range owner {
