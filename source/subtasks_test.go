@@ -102,6 +102,7 @@ func TestOpenSubtasksRefuses(t *testing.T) {
 		"no range": {func(c *source.Config) { c.Start = nil }, 2, "need start and stop offsets"},
 		"live":     {func(c *source.Config) { c.Live = true }, 2, "bounded range"},
 		"numbered": {func(c *source.Config) { c.Subtask = 1 }, 2, "numbers the subtasks itself"},
+		"stats":    {func(c *source.Config) { c.Stats, c.OnStats = time.Second, func([]byte) {} }, 2, "no librdkafka statistics"},
 	} {
 		c := cfg
 		tc.mod(&c)
