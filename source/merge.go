@@ -189,6 +189,9 @@ func (m *merged) Stats() consume.Stats {
 	return sum
 }
 
+// Subtasks is how many subtasks' readers the merge reads from.
+func (m *merged) Subtasks() int { return len(m.subs) }
+
 // Assertions are the subtasks' (merge checked they agree).
 func (m *merged) Assertions() (consume.Assertions, error) { return m.as, nil }
 

@@ -43,7 +43,8 @@ func javaStringHash(s string) int32 {
 // it handed over, so a checkpoint of it is the union of the subtasks'
 // split states, restorable with any n. cfg must give Start and Stop for
 // every partition (a bounded range: not Live, no StartAt) and no Stats;
-// n is 1..Partitions. The reader is neither a Pauser nor a Committer.
+// n is 1..Partitions. The reader is neither a Pauser nor a Committer;
+// its Subtasks method (SubtasksOf) says how many readers it reads from.
 func OpenSubtasks(ctx context.Context, cfg Config, n int) (consume.Reader, error) {
 	switch {
 	case n < 1 || n > cfg.Partitions || n > maxSubtasks:
@@ -93,4 +94,13 @@ func OpenSubtasks(ctx context.Context, cfg Config, n int) (consume.Reader, error
 		return nil, err
 	}
 	return m, nil
+}
+
+// SubtasksOf is how many subtasks r reads with: OpenSubtasks' n, or 0 for
+// any other reader (one reader, not split).
+func SubtasksOf(r consume.Reader) int {
+	if s, ok := r.(interface{ Subtasks() int }); ok {
+		return s.Subtasks()
+	}
+	return 0
 }

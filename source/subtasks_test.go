@@ -68,6 +68,9 @@ func TestSubtasksReadEveryRecordOnce(t *testing.T) {
 						t.Fatal(err)
 					}
 					defer r.Close()
+					if k := source.SubtasksOf(r); k != n {
+						t.Fatalf("reads with %d subtasks, opened with %d", k, n)
+					}
 					got := drainShaped(ctx, t, sh, r, cfg.Batch, stop, n)
 					want := sh.want(start, stop)
 					if !equalOffsets(got.offsets, want) {

@@ -77,7 +77,7 @@ func runReader(ctx context.Context, c *rungargs.Cell, mem *countingAllocator, t 
 	}
 	opt := checkpointcost.ReaderOptions{
 		Store: store, Output: output, Interval: c.Ckpt, Restored: restored, Plan: plan,
-		Subtasks: c.Subtasks,
+		Subtasks: source.SubtasksOf(r), // what the reader runs, not what it was asked
 	}
 	if c.Failures == 0 {
 		// No kill to place: progress every 100 ms, not a write(2) per batch.
