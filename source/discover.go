@@ -49,7 +49,10 @@ type lookupFunc func(ctx context.Context) (int, error)
 var wrapLookup = func(f lookupFunc) lookupFunc { return f }
 
 // startDiscovery starts looking every interval with lookup, each look
-// bounded by timeout; nil when every is 0 (no discovery).
+// bounded by timeout; nil when every is 0 (no discovery). A look that
+// fails is tried again at the next interval, as a fetch that fails is;
+// looks failing for timeout on end the discovery, and the read, with the
+// last one's error.
 func startDiscovery(every, timeout time.Duration, lookup lookupFunc) *discovery {
 	if every <= 0 {
 		return nil
@@ -61,6 +64,7 @@ func startDiscovery(every, timeout time.Duration, lookup lookupFunc) *discovery 
 		defer close(d.done)
 		tk := time.NewTicker(every)
 		defer tk.Stop()
+		var failing time.Time // the first of the failures in a row (zero: none)
 		for {
 			select {
 			case <-ctx.Done():
@@ -74,9 +78,18 @@ func startDiscovery(every, timeout time.Duration, lookup lookupFunc) *discovery 
 				return
 			}
 			if err != nil {
-				d.err.Store(&err)
-				return
+				now := time.Now()
+				if failing.IsZero() {
+					failing = now
+				}
+				if now.Sub(failing) >= timeout {
+					err = fmt.Errorf("%w (failing for %v)", err, now.Sub(failing).Round(time.Millisecond))
+					d.err.Store(&err)
+					return
+				}
+				continue
 			}
+			failing = time.Time{}
 			d.n.Store(int64(n))
 		}
 	}()

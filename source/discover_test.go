@@ -2,7 +2,10 @@ package source_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -10,6 +13,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
 
+	"github.com/fastpathlab/fplab/clusters"
 	"github.com/fastpathlab/fplab/source"
 	"github.com/fastpathlab/fplab/source/consume"
 	"github.com/fastpathlab/fplab/workloads"
@@ -164,6 +168,84 @@ func TestDiscoveryNeverHoldsUpTheRead(t *testing.T) {
 			tp.append(t, values)
 			lr := &liveReader{r: r, last: map[int32]int64{}}
 			lr.until(ctx, t, testParts*4)
+		})
+	}
+}
+
+// TestDiscoveryOutlastsFailedLooks: looks that fail now and then leave
+// the read alone, and partitions added meanwhile still join; looks that
+// keep failing for the reader's timeout end the read with their error.
+// A writer keeps the old partitions busy, so no stall ends the read.
+func TestDiscoveryOutlastsFailedLooks(t *testing.T) {
+	for _, p := range livePaths {
+		t.Run(fmt.Sprintf("path=%s", p), func(t *testing.T) {
+			var looks atomic.Int64
+			broken := atomic.Bool{}
+			source.WrapDiscoveryLookup(t, func(f func(context.Context) (int, error)) func(context.Context) (int, error) {
+				return func(ctx context.Context) (int, error) {
+					if n := looks.Add(1); broken.Load() || n%2 == 1 {
+						return 0, errors.New("metadata: broker gone")
+					}
+					return f(ctx)
+				}
+			})
+			tp := loadTopic(t, workloads.FormatJSON, fresh("discflaky"), withRecords(30))
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			cfg := tp.config(p, 16, memory.NewGoAllocator())
+			cfg.Live, cfg.Linger, cfg.Discovery, cfg.Timeout = true, 5*time.Millisecond, 10*time.Millisecond, 5*time.Second
+			r, err := source.Open(ctx, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Close()
+			wctx, stopWriting := context.WithCancel(ctx)
+			written := make(chan struct{})
+			go func() {
+				defer close(written)
+				for wctx.Err() == nil {
+					values := map[int32][][]byte{}
+					for q := range int32(testParts) {
+						values[q] = [][]byte{tp.corpus.Message(nil, 0)}
+					}
+					_ = clusters.Append(wctx, tp.cluster, tp.name, values)
+					select {
+					case <-wctx.Done():
+					case <-time.After(20 * time.Millisecond):
+					}
+				}
+			}()
+			defer func() { stopWriting(); <-written }()
+			if err := clusters.AddPartitions(ctx, tp.cluster, tp.name, testParts+1); err != nil {
+				t.Fatal(err)
+			}
+			tp.append(t, map[int32][][]byte{testParts: {tp.corpus.Message(nil, 0)}})
+			for joined := false; !joined; {
+				b, err := r.Next(ctx)
+				if err != nil {
+					t.Fatalf("before the added partition's record: %v", err)
+				}
+				for i, q := range b.Partitions {
+					if q == testParts {
+						if b.Offsets[i] != 0 {
+							t.Fatalf("added partition's first offset %d", b.Offsets[i])
+						}
+						joined = true
+					}
+				}
+				b.Rec.Release()
+			}
+			broken.Store(true)
+			for {
+				b, err := r.Next(ctx)
+				if err != nil {
+					if !strings.Contains(err.Error(), "metadata: broker gone (failing for") {
+						t.Fatalf("after looks kept failing: %v", err)
+					}
+					break
+				}
+				b.Rec.Release()
+			}
 		})
 	}
 }
