@@ -6,6 +6,8 @@ import (
 
 	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
 	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/fastpathlab/fplab/source/internal/drain"
 )
 
 // Pausing a partition (consume.Pauser) is bookkeeping in the assembler and
@@ -140,7 +142,8 @@ func (r *rdkConsumer) pause(a *assembler, ps []int32) error {
 // resume lets librdkafka fetch ps again (rd_kafka_resume_partitions) from
 // each one's position: librdkafka would go on from the last message it
 // handed to the lab, past what was passed over while held, so the resume
-// is followed by a seek there (rd_kafka_seek_partitions; messages fetched
+// is followed by a seek there (rd_kafka_seek_partitions through
+// drain.Seek, waiting at most the reader's timeout; messages fetched
 // before it are dropped by librdkafka's version barrier, and the reader's
 // own leftovers stay held until its next crossing).
 func (r *rdkConsumer) resume(a *assembler, ps []int32) error {
@@ -156,17 +159,14 @@ func (r *rdkConsumer) resume(a *assembler, ps []int32) error {
 	if err := r.c.Resume(tps); err != nil {
 		return fmt.Errorf("resume: librdkafka: %w", err)
 	}
-	for i := range tps {
-		tps[i].Offset = kafka.Offset(a.pos[tps[i].Partition])
+	parts, offs := make([]int32, len(tps)), make([]int64, len(tps))
+	for i, tp := range tps {
+		parts[i], offs[i] = tp.Partition, a.pos[tp.Partition]
 	}
-	done, err := r.c.SeekPartitions(tps)
-	if err != nil {
-		return fmt.Errorf("resume: librdkafka seek: %w", err)
-	}
-	for _, tp := range done {
-		if tp.Error != nil {
-			return fmt.Errorf("resume: librdkafka seek of partition %d to %d: %w", tp.Partition, tp.Offset, tp.Error)
-		}
+	// bounded by the reader's timeout: confluent-kafka-go's
+	// SeekPartitions would wait for ever
+	if err := drain.Seek(r.c, r.topic, parts, offs, r.timeout); err != nil {
+		return fmt.Errorf("resume: librdkafka %w", err)
 	}
 	return nil
 }

@@ -31,6 +31,8 @@ type rdkConsumer struct {
 	waker *drain.Waker
 	// disc schedules partition discovery (nil: off; discover.go)
 	disc *discovery
+	// timeout bounds a call that waits on the client (Config.Timeout)
+	timeout time.Duration
 }
 
 func openRdk(cfg *Config) (*rdkConsumer, error) {
@@ -49,7 +51,7 @@ func openRdk(cfg *Config) (*rdkConsumer, error) {
 		return nil, fmt.Errorf("librdkafka consumer: %w", err)
 	}
 	go dropLogs(c.Logs())
-	r := &rdkConsumer{c: c, topic: cfg.Topic, disc: startDiscovery(cfg.Discovery, cfg.Timeout, rdkPartitions(c, cfg.Topic))}
+	r := &rdkConsumer{c: c, topic: cfg.Topic, timeout: cfg.Timeout, disc: startDiscovery(cfg.Discovery, cfg.Timeout, rdkPartitions(c, cfg.Topic))}
 	if r.waker, err = drain.NewWaker(c); err != nil {
 		r.close()
 		return nil, err

@@ -74,4 +74,34 @@ int rd_kafka_event_error(rd_kafka_event_t *rkev);
 const char *rd_kafka_event_error_string(rd_kafka_event_t *rkev);
 void rd_kafka_event_destroy(rd_kafka_event_t *rkev);
 
+/* Seeking assigned partitions with a bound on the wait (seek.go):
+ * confluent-kafka-go's SeekPartitions waits with no timeout. The two
+ * structs are rdkafka.h's public layout. */
+typedef int rd_kafka_resp_err_t;
+typedef struct rd_kafka_topic_partition_s {
+	char *topic;
+	int32_t partition;
+	int64_t offset;
+	void *metadata;
+	size_t metadata_size;
+	void *opaque;
+	rd_kafka_resp_err_t err;
+	void *_private;
+} rd_kafka_topic_partition_t;
+typedef struct rd_kafka_topic_partition_list_s {
+	int cnt;
+	int size;
+	rd_kafka_topic_partition_t *elems;
+} rd_kafka_topic_partition_list_t;
+typedef struct rd_kafka_error_s rd_kafka_error_t;
+
+rd_kafka_topic_partition_list_t *rd_kafka_topic_partition_list_new(int size);
+void rd_kafka_topic_partition_list_destroy(rd_kafka_topic_partition_list_t *rkparlist);
+rd_kafka_topic_partition_t *rd_kafka_topic_partition_list_add(rd_kafka_topic_partition_list_t *rktparlist,
+                                                              const char *topic, int32_t partition);
+rd_kafka_error_t *rd_kafka_seek_partitions(rd_kafka_t *rk, rd_kafka_topic_partition_list_t *partitions, int timeout_ms);
+rd_kafka_resp_err_t rd_kafka_error_code(const rd_kafka_error_t *error);
+const char *rd_kafka_error_string(const rd_kafka_error_t *error);
+void rd_kafka_error_destroy(rd_kafka_error_t *error);
+
 #endif
