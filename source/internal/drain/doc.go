@@ -25,14 +25,20 @@
 // proves its check.crcs. A Main (Detach) takes a consumer's main queue
 // back from its consumer queue, where confluent-kafka-go forwards it, so
 // the statistics documents librdkafka emits there (which would abort a
-// crossing) and the client errors are served apart (Poll, Wake).
+// crossing) and the client errors are served apart (Poll, Wake). A
+// Waker yields the consumer queue from another goroutine, ending a wait
+// under way (wake.go); Seek moves assigned partitions' fetch positions
+// with a bound on the wait (rd_kafka_seek_partitions; confluent-kafka-go's
+// SeekPartitions waits for ever), which every librdkafka path's Resume
+// uses.
 //
-// All three take a *kafka.Consumer: confluent-kafka-go does not export its
+// All of them take a *kafka.Consumer: confluent-kafka-go does not export its
 // rd_kafka_t, so the handle is found by reflection, and a changed library
 // layout is an error, not a crash. rdk.h declares the few librdkafka
 // functions used; the C return codes are named in drain.h (fpl_drain_fault)
 // and rdk.h (rd_kafka_conf_res_t, RD_KAFKA_RESP_ERR__PARTITION_EOF) and
-// mirrored as Go constants.
+// mirrored as Go constants; rd_kafka_topic_partition_t and its list are
+// declared with rdkafka.h's public layout for Seek.
 //
 // This is the only cgo under source/; the package source/consume, the API
 // the paths implement, has none.
