@@ -175,7 +175,8 @@ func TestDiscoveryNeverHoldsUpTheRead(t *testing.T) {
 // TestDiscoveryOutlastsFailedLooks: looks that fail now and then leave
 // the read alone, and partitions added meanwhile still join; looks that
 // keep failing for the reader's timeout end the read with their error.
-// A writer keeps the old partitions busy, so no stall ends the read.
+// A record written to the old partitions before every Next keeps them
+// busy, so no stall ends the read.
 func TestDiscoveryOutlastsFailedLooks(t *testing.T) {
 	for _, p := range livePaths {
 		t.Run(fmt.Sprintf("path=%s", p), func(t *testing.T) {
@@ -199,29 +200,20 @@ func TestDiscoveryOutlastsFailedLooks(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer r.Close()
-			wctx, stopWriting := context.WithCancel(ctx)
-			written := make(chan struct{})
-			go func() {
-				defer close(written)
-				for wctx.Err() == nil {
-					values := map[int32][][]byte{}
-					for q := range int32(testParts) {
-						values[q] = [][]byte{tp.corpus.Message(nil, 0)}
-					}
-					_ = clusters.Append(wctx, tp.cluster, tp.name, values)
-					select {
-					case <-wctx.Done():
-					case <-time.After(20 * time.Millisecond):
-					}
-				}
-			}()
-			defer func() { stopWriting(); <-written }()
+			busy := map[int32][][]byte{}
+			for q := range int32(testParts) {
+				busy[q] = [][]byte{tp.corpus.Message(nil, 0)}
+			}
+			next := func() (*consume.Batch, error) {
+				tp.append(t, busy)
+				return r.Next(ctx)
+			}
 			if err := clusters.AddPartitions(ctx, tp.cluster, tp.name, testParts+1); err != nil {
 				t.Fatal(err)
 			}
 			tp.append(t, map[int32][][]byte{testParts: {tp.corpus.Message(nil, 0)}})
 			for joined := false; !joined; {
-				b, err := r.Next(ctx)
+				b, err := next()
 				if err != nil {
 					t.Fatalf("before the added partition's record: %v", err)
 				}
@@ -237,7 +229,7 @@ func TestDiscoveryOutlastsFailedLooks(t *testing.T) {
 			}
 			broken.Store(true)
 			for {
-				b, err := r.Next(ctx)
+				b, err := next()
 				if err != nil {
 					if !strings.Contains(err.Error(), "metadata: broker gone (failing for") {
 						t.Fatalf("after looks kept failing: %v", err)

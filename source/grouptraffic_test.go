@@ -2,8 +2,6 @@ package source_test
 
 import (
 	"context"
-	"errors"
-	"io"
 	"sync"
 	"testing"
 	"time"
@@ -64,27 +62,8 @@ func TestGroupTrafficOnTheBroker(t *testing.T) {
 				if group != "" {
 					cfg.StartAt, cfg.Group = source.StartCommitted, group
 				}
-				r, err := source.Open(ctx, cfg)
-				if err != nil {
-					t.Fatal(err)
-				}
-				var rows int64
-				for {
-					b, err := r.Next(ctx)
-					if errors.Is(err, io.EOF) {
-						break
-					}
-					if err != nil {
-						t.Fatal(err)
-					}
-					rows += b.Rec.NumRows()
-					b.Rec.Release()
-				}
-				if err := r.Close(); err != nil {
-					t.Fatal(err)
-				}
-				if rows != records {
-					t.Fatalf("%d rows, want %d", rows, records)
+				if st, _ := drain(t, cfg, tp.corpus); st.Records != records {
+					t.Fatalf("%d rows, want %d", st.Records, records)
 				}
 				mu.Lock()
 				defer mu.Unlock()

@@ -183,12 +183,12 @@ func growTopic(cl clusters.Cluster, topic string, parts, probe int, message func
 			return time.Time{}, time.Time{}, fmt.Errorf("discover: %w", err)
 		}
 		created := time.Now()
+		vs := make([][]byte, probe) // the same records for every added partition
+		for j := range vs {
+			vs[j] = message(nil, j)
+		}
 		values := make(map[int32][][]byte, parts)
 		for k := range parts {
-			vs := make([][]byte, probe)
-			for j := range vs {
-				vs[j] = message(nil, j)
-			}
 			values[int32(parts+k)] = vs
 		}
 		if err := clusters.Append(ctx, cl, topic, values); err != nil {

@@ -93,14 +93,20 @@ func (v *verifier) checkAdded() error {
 	return nil
 }
 
+// addedIndex is the corpus record at (p, off) of an added partition
+// (expectAdded): offset k holds record k.
+func (v *verifier) addedIndex(p int32, off int64) (int, error) {
+	if int(p) >= v.partitions+v.added || off < 0 || off >= int64(v.probe) {
+		return 0, fmt.Errorf("partition %d offset %d is outside the corpus and the %d records written to each of the %d added partitions", p, off, v.probe, v.added)
+	}
+	return int(off), nil
+}
+
 // index is the corpus record at (p, off), or an error naming what the
 // position holds instead.
 func (v *verifier) index(p int32, off int64) (int, error) {
-	if int(p) >= v.partitions && int(p) < v.partitions+v.added {
-		if off < 0 || off >= int64(v.probe) {
-			return 0, fmt.Errorf("added partition %d offset %d is past the %d records written to it", p, off, v.probe)
-		}
-		return int(off), nil
+	if int(p) >= v.partitions && v.added > 0 {
+		return v.addedIndex(p, off)
 	}
 	if v.clean {
 		id := off*int64(v.partitions) + int64(p)
