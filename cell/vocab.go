@@ -240,7 +240,8 @@ const (
 	CaseCommittedAbsentEarliest = "committed-absent-earliest"
 	CaseCommittedAbsentLatest   = "committed-absent-latest"
 	// CaseCommittedAboveNone and -Latest start from commits past the
-	// partitions' ends: none must fail, latest starts at the end.
+	// partitions' ends: a bounded read reads nothing, whatever the reset
+	// strategy, as Flink's KafkaSource does (source.resolveStart).
 	CaseCommittedAboveNone   = "committed-above-none"
 	CaseCommittedAboveLatest = "committed-above-latest"
 	// CaseCommittedBelowNone and -Earliest start from commits below the
@@ -437,7 +438,7 @@ func SpecialRead(c string) bool {
 func FailureCase(c string) bool {
 	switch c {
 	case CaseUnknownTopic, CaseDeleted, CaseUnreachable, CaseDenied,
-		CaseCommittedNoGroup, CaseCommittedAbsentNone, CaseCommittedAboveNone, CaseCommittedBelowNone:
+		CaseCommittedNoGroup, CaseCommittedAbsentNone, CaseCommittedBelowNone:
 		return true
 	}
 	return false

@@ -230,13 +230,13 @@ func bounds(cfg *Config, watermarks func() (lo, hi []int64, err error), fetch st
 		if err != nil {
 			return nil, nil, err
 		}
-		if start == nil {
-			if start, err = resolveStart(cfg, lo, hi, fetch); err != nil {
-				return nil, nil, err
-			}
-		}
 		if stop == nil {
 			stop = hi
+		}
+		if start == nil {
+			if start, err = resolveStart(cfg, lo, hi, stop, fetch); err != nil {
+				return nil, nil, err
+			}
 		}
 	}
 	return append([]int64(nil), start...), append([]int64(nil), stop...), nil

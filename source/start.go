@@ -92,16 +92,25 @@ type startFetcher interface {
 const noOffset = -1
 
 // resolveStart is where each partition starts by cfg's StartAt, given the
-// low and high watermarks captured at open, as Flink's KafkaSource starts:
+// low and high watermarks captured at open and the read's stop, as
+// Flink's KafkaSource starts:
 //
 //   - earliest: lo; latest: hi.
 //   - timestamp: the first offset whose timestamp is at or after
 //     StartTime (ListOffsets by timestamp), hi where no record is.
 //   - committed: the Group's committed offset when it lies in [lo, hi]
-//     (hi included: the read starts at the end); otherwise Reset (absent
-//     or out of range alike): earliest lo, latest hi, none an error
-//     naming the partition, the group and the offset.
-func resolveStart(cfg *Config, lo, hi []int64, fetch startFetcher) ([]int64, error) {
+//     (hi included: the read starts at the end); one at or past the
+//     partition's stop finishes it at once, whatever Reset says;
+//     otherwise Reset (absent or out of range alike): earliest lo, latest
+//     hi, none an error naming the partition, the group and the offset.
+//
+// The stop rule is Flink's reader's: it takes the committed offset as
+// the consumer's position and finishes a split whose position is at or
+// past its stopping offset before it fetches, so the reset (which Kafka's
+// consumer applies only when a fetch answers out of range) never runs.
+// Flink 2.2's bounded job, run on the same case by the flink rung, reads
+// nothing and does not fail (docs/parity.md).
+func resolveStart(cfg *Config, lo, hi, stop []int64, fetch startFetcher) ([]int64, error) {
 	start := make([]int64, len(lo))
 	switch cfg.StartAt {
 	case StartEarliest:
@@ -125,6 +134,10 @@ func resolveStart(cfg *Config, lo, hi []int64, fetch startFetcher) ([]int64, err
 			return nil, err
 		}
 		for p := range start {
+			if offs[p] >= stop[p] {
+				start[p] = stop[p]
+				continue
+			}
 			if start[p], err = committedStart(cfg, p, offs[p], lo[p], hi[p]); err != nil {
 				return nil, err
 			}

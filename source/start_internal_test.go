@@ -42,6 +42,7 @@ func TestResolveStart(t *testing.T) {
 		reset          Reset
 		times, commits []int64
 		want           []int64
+		stop           []int64 // hi when nil
 		asked          string
 		err            []string // substrings of the one error line
 	}{
@@ -60,10 +61,12 @@ func TestResolveStart(t *testing.T) {
 		{name: "below latest", at: StartCommitted, reset: ResetLatest, commits: []int64{3, 9}, want: []int64{3, 50}, asked: "committed g"},
 		{name: "below none", at: StartCommitted, commits: []int64{3, 9}, asked: "committed g",
 			err: []string{"t/1", `group "g"`, "offset 9", "out of range [10, 50]"}},
-		{name: "above earliest", at: StartCommitted, reset: ResetEarliest, commits: []int64{101, 20}, want: []int64{0, 20}, asked: "committed g"},
+		// at or past the stop: the partition is done, whatever the reset
+		{name: "above earliest", at: StartCommitted, reset: ResetEarliest, commits: []int64{101, 20}, want: []int64{100, 20}, asked: "committed g"},
 		{name: "above latest", at: StartCommitted, reset: ResetLatest, commits: []int64{101, 51}, want: hi, asked: "committed g"},
-		{name: "above none", at: StartCommitted, commits: []int64{101, 20}, asked: "committed g",
-			err: []string{"t/0", `group "g"`, "offset 101", "out of range [0, 100]"}},
+		{name: "above none", at: StartCommitted, commits: []int64{101, 20}, want: []int64{100, 20}, asked: "committed g"},
+		{name: "at a stop below hi", at: StartCommitted, stop: []int64{60, 50}, commits: []int64{60, 20}, want: []int64{60, 20}, asked: "committed g"},
+		{name: "past a stop below hi", at: StartCommitted, stop: []int64{60, 50}, commits: []int64{70, 20}, want: []int64{60, 20}, asked: "committed g"},
 	}
 	for _, tc := range cases {
 		cfg := &Config{Topic: "t", StartAt: tc.at, Reset: tc.reset}
@@ -74,7 +77,11 @@ func TestResolveStart(t *testing.T) {
 			cfg.Group = "g"
 		}
 		f := &fakeFetcher{times: tc.times, commits: tc.commits}
-		got, err := resolveStart(cfg, lo, hi, f)
+		stop := hi
+		if tc.stop != nil {
+			stop = tc.stop
+		}
+		got, err := resolveStart(cfg, lo, hi, stop, f)
 		if asked := strings.Join(f.asked, ","); asked != tc.asked {
 			t.Errorf("%s: asked %q, want %q", tc.name, asked, tc.asked)
 		}
@@ -103,11 +110,11 @@ func TestResolveStartFetchFails(t *testing.T) {
 	lo, hi := []int64{0}, []int64{9}
 	for _, at := range []StartMode{StartTimestamp, StartCommitted} {
 		cfg := &Config{StartAt: at, StartTime: time.UnixMilli(1), Group: "g"}
-		if _, err := resolveStart(cfg, lo, hi, &fakeFetcher{err: boom}); !errors.Is(err, boom) {
+		if _, err := resolveStart(cfg, lo, hi, hi, &fakeFetcher{err: boom}); !errors.Is(err, boom) {
 			t.Errorf("%s: %v, want boom", at, err)
 		}
 	}
-	got, _ := resolveStart(&Config{}, lo, hi, nil)
+	got, _ := resolveStart(&Config{}, lo, hi, hi, nil)
 	got[0] = 5
 	if lo[0] != 0 {
 		t.Errorf("the start aliases the low watermarks")

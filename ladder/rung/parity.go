@@ -26,16 +26,17 @@ const appendedPerPartition = 64
 
 // surfaceMarks are, per failure case, the words one of which the surfaced
 // error must contain (case-insensitively): a cell that fails for another
-// reason than the one it sets up does not pass.
+// reason than the one it sets up does not pass. The start-up failures
+// also list the words of Flink's KafkaSource and Kafka's consumer, which
+// path flink surfaces (jvmref).
 var surfaceMarks = map[string][]string{
 	cell.CaseUnknownTopic: {"does not exist", "unknown topic"},
 	cell.CaseDeleted:      {"out of range"},
 	cell.CaseUnreachable:  {"metadata", "connect", "refused", "brokers down", "transport"},
 	cell.CaseDenied:       {"authoriz"},
 	// the start-up failures (startcase.go)
-	cell.CaseCommittedNoGroup:    {"group id"},
-	cell.CaseCommittedAbsentNone: {"no committed offset"},
-	cell.CaseCommittedAboveNone:  {"out of range"},
+	cell.CaseCommittedNoGroup:    {"group id", "group.id is required"},
+	cell.CaseCommittedAbsentNone: {"no committed offset", "undefined offset with no reset policy"},
 	cell.CaseCommittedBelowNone:  {"out of range"},
 }
 
@@ -101,7 +102,7 @@ func runCase(ctx context.Context, c *rungargs.Cell, b Build, cl clusters.Cluster
 	took := time.Since(t0)
 
 	if cell.FailureCase(c.Case) {
-		return surfaced(c, b, client, err, took, w)
+		return Surfaced(c, b, client, err, took, w)
 	}
 	if err != nil {
 		return err
@@ -152,9 +153,10 @@ func readAll(ctx context.Context, cfg source.Config, v *verifier, opened func() 
 	}
 }
 
-// surfaced judges a failure case: the read must have failed, before the
-// cell's deadline, with one line that names the failure set up.
-func surfaced(c *rungargs.Cell, b Build, client string, err error, took time.Duration, w io.Writer) error {
+// Surfaced judges a failure case: the read must have failed, before the
+// cell's deadline, with one line that names the failure set up; it writes
+// the cell's result (fail-ms and the line) when it did.
+func Surfaced(c *rungargs.Cell, b Build, client string, err error, took time.Duration, w io.Writer) error {
 	if err == nil {
 		return fmt.Errorf("case=%s: the read finished without an error; it must fail", c.Case)
 	}
