@@ -90,6 +90,7 @@ func RunEmbedded(ctx context.Context, brokers, partitions int, out io.Writer, op
 		return fmt.Errorf("start embedded cluster: %w", err)
 	}
 	defer c.Close()
+	answerUnknownGroupsAsKafka(c)
 	if _, err := fmt.Fprintln(out, FormatBootstrapLine(c.ListenAddrs())); err != nil {
 		return fmt.Errorf("print bootstrap line: %w", err)
 	}
