@@ -11,6 +11,7 @@ import (
 	"github.com/fastpathlab/fplab/clusters"
 	"github.com/fastpathlab/fplab/ladder/rungargs"
 	"github.com/fastpathlab/fplab/source"
+	"github.com/fastpathlab/fplab/workloads"
 )
 
 // StartPlan is how a start-up case (cell.StartCases) starts a read: the
@@ -90,6 +91,27 @@ func PlanStart(ctx context.Context, c *rungargs.Cell, cl clusters.Cluster, start
 		return commit(committed(reset, from), make([]int64, c.Partitions))
 	}
 	return StartPlan{}, fmt.Errorf("case=%s is not a start-up case", c.Case)
+}
+
+// PlanReferenceStart is PlanStart for a reference path running a start-up
+// case (path flink, jvmref): the cell's claims checked (its broker count,
+// the topic's stored codec), and the plan on its topic's layout, whose
+// stop it returns: the read must cover [Want, stop) on every partition.
+func PlanReferenceStart(ctx context.Context, c *rungargs.Cell) (StartPlan, []int64, error) {
+	cl, err := checkBrokers(ctx, c)
+	if err != nil {
+		return StartPlan{}, nil, err
+	}
+	if err := checkCompression(ctx, cl, c); err != nil {
+		return StartPlan{}, nil, err
+	}
+	layout, err := workloads.NewLayout(c.Seed, c.Records, c.Partitions, workloads.ShapeOf(c.Cell))
+	if err != nil {
+		return StartPlan{}, nil, err
+	}
+	start, stop := layout.Bounds()
+	plan, err := PlanStart(ctx, c, cl, start, stop)
+	return plan, stop, err
 }
 
 // apply sets the plan on a reader's config.

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/fastpathlab/fplab/cell"
+	"github.com/fastpathlab/fplab/clusters/clusterstest"
 	"github.com/fastpathlab/fplab/clusters/kafka"
 	"github.com/fastpathlab/fplab/clusters/kafka/kafkatest"
 	"github.com/fastpathlab/fplab/ladder/rung"
@@ -19,9 +20,11 @@ import (
 	"github.com/fastpathlab/fplab/results"
 )
 
-// TestMain lets this test binary be a live cell's producer process: the
-// rung starts its producer as `<this binary> rung --role producer ...`.
+// TestMain lets this test binary be a live cell's producer process (the
+// rung starts its producer as `<this binary> rung --role producer ...`)
+// and an embedded broker (clusterstest.StartSelfT).
 func TestMain(m *testing.M) {
+	clusterstest.BrokerMain()
 	if len(os.Args) > 1 && os.Args[1] == "rung" {
 		c, err := rungargs.Parse(os.Args[2:], os.Stderr)
 		if err == nil {

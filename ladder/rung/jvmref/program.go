@@ -94,6 +94,17 @@ type Opts struct {
 	// hand-over and a FPLAB-LIVE line with its checksums. A live read
 	// takes no warm-up and no checkpoints.
 	Live bool
+
+	// Start (flink) runs the job as a start-up case's oracle (--start,
+	// flinkstart.go): earliest, latest, timestamp (at StartMs) or
+	// committed (Group's offsets, Reset none, earliest or latest); Group
+	// is the job's group id, none when empty. Records is then what the
+	// case must read, and the program prints its FPLAB-START line
+	// (Result.Start). Empty for a plain read.
+	Start   string
+	StartMs int64
+	Group   string
+	Reset   string
 }
 
 // Argv is the java command line (without the java binary) that runs
@@ -125,6 +136,9 @@ func Argv(jar string, o Opts) ([]string, error) {
 	case o.Live && o.Records < 1:
 		return nil, fmt.Errorf("java %s --live: a live read needs a record count to stop at", o.Program)
 	}
+	if err := o.checkStart(); err != nil {
+		return nil, err
+	}
 	argv := slices.Concat(JVMFlags(o.Program), []string{"-jar", jar, string(o.Program),
 		"--bootstrap", strings.Join(o.Bootstrap, ","),
 		"--topic", o.Topic,
@@ -153,6 +167,7 @@ func Argv(jar string, o Opts) ([]string, error) {
 		if o.Parallelism > 0 {
 			argv = append(argv, "--parallelism", strconv.Itoa(o.Parallelism))
 		}
+		argv = append(argv, o.startArgs()...)
 	}
 	return argv, nil
 }

@@ -26,6 +26,9 @@ type Result struct {
 	// Ckpt is Flink's own checkpoint statistics of the measured run, nil
 	// unless it checkpointed (ParseCkpt).
 	Ckpt *Ckpt
+	// Start is where FlinkBounded read each partition, nil unless it ran
+	// a start-up case (Opts.Start, ParseStart).
+	Start *Start
 
 	// Set by Run, not by ParseResult:
 	Argv   []string      // the java command line, JVM flags included

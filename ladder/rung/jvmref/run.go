@@ -46,6 +46,12 @@ func Run(ctx context.Context, java, jar string, o Opts) (Result, error) {
 	if r.Ckpt, err = ParseCkpt(stdout.String()); err != nil {
 		return Result{}, err
 	}
+	if r.Start, err = ParseStart(stdout.String(), o.Partitions); err != nil {
+		return Result{}, err
+	}
+	if (r.Start != nil) != (o.Start != "") {
+		return Result{}, fmt.Errorf("%s: start %q but start line printed: %v", what, o.Start, r.Start != nil)
+	}
 	if (r.Ckpt != nil) != (o.Checkpoint > 0) {
 		return Result{}, fmt.Errorf("%s: checkpoint interval %v but checkpoint statistics printed: %v", what, o.Checkpoint, r.Ckpt != nil)
 	}

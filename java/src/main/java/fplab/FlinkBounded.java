@@ -156,6 +156,11 @@ import fplab.stock.BidOuterClass;
  *       (runLive, Live): the same job with an unbounded source from the
  *       earliest offsets, cancelled once --records are read; no warm-up
  *       runs, no checkpoints.</li>
+ *   <li>--start (Start) runs the job as the oracle of a start-up case:
+ *       its starting offsets initializer and group as the case gives
+ *       them, --records what the case must read, no warm-up runs, no
+ *       checkpoints, and a FPLAB-START line after the result saying where
+ *       each partition was read from.</li>
  * </ul>
  */
 public final class FlinkBounded {
@@ -165,7 +170,8 @@ public final class FlinkBounded {
 
     static final Set<String> FLAGS = new HashSet<>(Arrays.asList(
             "bootstrap", "topic", "partitions", "records", "format", "parallelism", "consumer-config",
-            "timeout-ms", "check-crcs", "max-poll-records", "warmup-runs", "object-reuse", "checkpoint-ms", "live"));
+            "timeout-ms", "check-crcs", "max-poll-records", "warmup-runs", "object-reuse", "checkpoint-ms", "live",
+            "start", "start-ms", "group", "reset"));
 
     public static void main(String[] args) {
         long jvmStart = Common.jvmStartNanos();
@@ -202,6 +208,7 @@ public final class FlinkBounded {
         long checkpointMs = Common.longArg(a, "checkpoint-ms", 0, 0);
         Properties extra = Common.loadConfig(a.get("consumer-config"), SteadyConsumer.FIXED);
         decoding(format); // reject an unknown format before any start-up
+        Start start = Start.of(a);
         long deadline = System.nanoTime() + timeoutMs * 1_000_000L;
 
         // The same client settings as SteadyConsumer (see there), so the two
@@ -212,19 +219,22 @@ public final class FlinkBounded {
         props.put("commit.offsets.on.checkpoint", "false");
 
         if (Common.boolArg(a, "live", false)) {
-            if (warmupRuns != 0 || checkpointMs != 0) {
-                throw new Common.Fail("--live reads without warm-up runs and without checkpoints");
+            if (warmupRuns != 0 || checkpointMs != 0 || start != null) {
+                throw new Common.Fail("--live reads from the earliest offsets, without warm-up runs and without checkpoints");
             }
             return runLive(props, topic, partitions, records, format, parallelism, objectReuse, deadline, timeoutMs,
                     jvmStart);
         }
 
+        if (start != null && (warmupRuns != 0 || checkpointMs != 0)) {
+            throw new Common.Fail("--start reads once, without warm-up runs and without checkpoints");
+        }
         long warmRecords = 0, warmNs = 0, startup = 0;
         boolean seen = false;
         Totals m = null;
         for (long run = 0; run <= warmupRuns; run++) {
             Totals t = runJob(props, topic, partitions, records, format, parallelism, objectReuse, checkpointMs,
-                    deadline, timeoutMs);
+                    start, deadline, timeoutMs);
             if (!seen && t.records > 0) {
                 seen = true;
                 startup = t.first - jvmStart;
@@ -251,6 +261,9 @@ public final class FlinkBounded {
                 startup, warmRecords, warmNs, conf);
         if (checkpointMs > 0) {
             line += "\n" + checkpointLine(m.checkpointsMs, m.checkpointsFailed);
+        }
+        if (start != null) {
+            line += "\n" + Start.line(m.firstOffsets, m.counts);
         }
         return line;
     }
@@ -440,11 +453,12 @@ public final class FlinkBounded {
         long records, bytes, first, last;
         List<Long> checkpointsMs = List.of(); // completed checkpoints' end-to-end durations
         long checkpointsFailed;
+        long[] firstOffsets, counts; // per partition, with --start (Start)
     }
 
     static Totals runJob(Properties props, String topic, int partitions, long records, String format,
-                         int parallelism, boolean objectReuse, long checkpointMs, long deadline, long timeoutMs)
-            throws Exception {
+                         int parallelism, boolean objectReuse, long checkpointMs, Start start, long deadline,
+                         long timeoutMs) throws Exception {
         Shared.reset();
         Configuration conf = new Configuration();
         // A failed job fails the run: no restarts.
@@ -469,7 +483,10 @@ public final class FlinkBounded {
             tps.add(new TopicPartition(topic, p));
         }
         Decoding<?> dec = decoding(format);
-        KafkaSource<?> source = build(dec, props, tps);
+        if (start != null) {
+            dec.splitPartitions = partitions;
+        }
+        KafkaSource<?> source = build(dec, props, tps, start);
         sinkInto(env, source, records, parallelism);
 
         JobClient job = env.executeAsync("fplab-flink-" + topic);
@@ -501,6 +518,23 @@ public final class FlinkBounded {
         }
         if (t.records != records) {
             throw new Common.Fail("read " + t.records + " records, expected " + records);
+        }
+        if (start != null) {
+            t.firstOffsets = new long[partitions];
+            t.counts = new long[partitions];
+            Arrays.fill(t.firstOffsets, -1);
+            for (Decoding<?> d : Shared.decoders) {
+                for (int p = 0; p < partitions; p++) {
+                    if (d.counts[p] == 0) {
+                        continue;
+                    }
+                    if (t.counts[p] != 0) {
+                        throw new Common.Fail("partition " + p + " was read by two source subtasks");
+                    }
+                    t.counts[p] = d.counts[p];
+                    t.firstOffsets[p] = d.firstOffsets[p];
+                }
+            }
         }
         if (checkpointMs > 0) {
             synchronized (Shared.checkpointsMs) {
@@ -551,12 +585,16 @@ public final class FlinkBounded {
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
-    static KafkaSource<?> build(Decoding<?> dec, Properties props, Set<TopicPartition> tps) {
-        return KafkaSource.builder()
-                .setProperties(props)
-                .setGroupId("fplab-flink-" + System.nanoTime())
+    static KafkaSource<?> build(Decoding<?> dec, Properties props, Set<TopicPartition> tps, Start start) {
+        var b = KafkaSource.builder().setProperties(props);
+        if (start == null) {
+            b.setGroupId("fplab-flink-" + System.nanoTime());
+        } else if (start.group != null) {
+            b.setGroupId(start.group);
+        }
+        return b
                 .setPartitions(tps)
-                .setStartingOffsets(OffsetsInitializer.earliest())
+                .setStartingOffsets(start == null ? OffsetsInitializer.earliest() : start.initializer())
                 // Stopping offsets: the latest offsets, captured once by the
                 // split enumerator when the job starts (the last stable
                 // offsets under read_committed).
@@ -742,6 +780,11 @@ public final class FlinkBounded {
         transient Collector<T> out;
         transient FixingCollector fixer;
 
+        // --start (Start): set on the job's copy before it is submitted; 0
+        // partitions otherwise.
+        int splitPartitions;
+        transient long[] firstOffsets, counts;
+
         // Live (runLive): set on the job's copy before it is submitted; 0
         // partitions for a bounded job.
         int livePartitions;
@@ -767,6 +810,10 @@ public final class FlinkBounded {
             if (livePartitions > 0) {
                 sums = new Live.Sums(livePartitions);
                 liveOut = Live.Out.get();
+            }
+            if (splitPartitions > 0) {
+                firstOffsets = new long[splitPartitions];
+                counts = new long[splitPartitions];
             }
             Shared.decoders.add(this);
             if (livePartitions > 0) {
@@ -827,6 +874,9 @@ public final class FlinkBounded {
             }
             if (livePartitions > 0) {
                 live(record.partition(), record.offset(), v, Live.epochNanos());
+            }
+            if (splitPartitions > 0 && counts[record.partition()]++ == 0) {
+                firstOffsets[record.partition()] = record.offset();
             }
         }
 
