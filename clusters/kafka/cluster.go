@@ -98,7 +98,11 @@ func startOnce(ctx context.Context, o Options) (*Cluster, error) {
 		if err := writeFileMode(n.propsPath(), props, mode); err != nil {
 			return nil, err
 		}
-		if err := writeFile(n.log4jPath(), log4jProps); err != nil {
+		log4j := log4jProps
+		if o.RequestLog {
+			log4j += requestLog
+		}
+		if err := writeFile(n.log4jPath(), log4j); err != nil {
 			return nil, err
 		}
 		c.nodes = append(c.nodes, n)
@@ -201,6 +205,15 @@ func (c *Cluster) Brokers() int { return len(c.nodes) }
 
 // Dir is the directory holding the nodes' configs, data and logs.
 func (c *Cluster) Dir() string { return c.opt.Dir }
+
+// BrokerLogs are the nodes' log files (broker-<i>.log), node 0 first.
+func (c *Cluster) BrokerLogs() []string {
+	out := make([]string, len(c.nodes))
+	for i, n := range c.nodes {
+		out[i] = n.logPath
+	}
+	return out
+}
 
 // Pids returns the process id of every running node (-1 for a stopped
 // one); tests use it to look for leftovers.

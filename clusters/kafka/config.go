@@ -139,6 +139,11 @@ logger.clients.name = org.apache.kafka.clients
 logger.clients.level = WARN
 `
 
+// requestLog adds Kafka's request log to log4jProps (Options.RequestLog).
+const requestLog = `logger.request.name = kafka.request.logger
+logger.request.level = DEBUG
+`
+
 // voters renders controller.quorum.voters for nodes 0..n-1.
 func voters(ctrlPorts []int) string {
 	parts := make([]string, len(ctrlPorts))

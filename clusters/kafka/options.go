@@ -39,6 +39,12 @@ type Options struct {
 	// listener and the ACL authorizer (see Auth). Nil: PLAINTEXT, no
 	// authorizer, everyone may do everything.
 	Auth *Auth
+	// RequestLog turns on Kafka's request log (kafka.request.logger at
+	// DEBUG): one "Completed request:" line per request in the node's
+	// broker-<i>.log, its header (API key, client id) included, which is
+	// how a test sees the client id a reader sends (BrokerLogs). Off for
+	// measured runs: it writes a line per fetch.
+	RequestLog bool
 }
 
 // Auth configures an authenticated cluster: the client listener speaks

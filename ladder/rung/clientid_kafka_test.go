@@ -1,0 +1,132 @@
+package rung_test
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"io"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/fastpathlab/fplab/clusters"
+	"github.com/fastpathlab/fplab/clusters/kafka"
+	"github.com/fastpathlab/fplab/clusters/kafka/kafkatest"
+	"github.com/fastpathlab/fplab/source"
+	"github.com/fastpathlab/fplab/source/consume"
+	"github.com/fastpathlab/fplab/workloads"
+)
+
+// TestKafkaClientIDOnTheBroker: each Go path names itself to the broker
+// as Flink's KafkaSource names subtask i's consumer, <client.id.prefix>-<i>
+// (source.Config.ClientID, else the group, else fplab-<path>). Real
+// Kafka's request log (kafka.request.logger at DEBUG: a line per request
+// with its header) must show the path's Fetch requests under that client
+// id, and no other client id may fetch the topic: a path that left
+// client.id unset (librdkafka's "rdkafka", franz-go's "kgo") fails it.
+func TestKafkaClientIDOnTheBroker(t *testing.T) {
+	cl := kafkatest.Start(t, kafka.Options{Brokers: 1, Partitions: 3, RequestLog: true})
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	schema, _ := workloads.SchemaByName("bid")
+	codec, err := workloads.NewCodec(workloads.FormatJSON, schema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const records = 3000
+	corpus := workloads.NewCorpus(schema, codec, 1, records)
+	topic := corpus.ID() + "-clientid"
+	if _, err := clusters.Load(ctx, clusters.Cluster{Bootstrap: cl.Bootstrap()}, topic, 3, records, corpus.Message); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]bool{}
+	for i, p := range consume.Paths() {
+		cfg := source.Config{Path: p, Bootstrap: cl.Bootstrap(), Topic: topic, Partitions: 3, Batch: 512,
+			Codec: codec, Mem: memory.NewGoAllocator(), Timeout: 30 * time.Second, ClientID: "fplab-cid-" + string(p)}
+		if i%2 == 1 {
+			// the prefix falls back to the group when no client id is set
+			cfg.ClientID, cfg.Group, cfg.StartAt = "", "fplab-cid-"+string(p), source.StartEarliest
+		}
+		want["fplab-cid-"+string(p)+"-0"] = false
+		if n := readToEnd(t, ctx, cfg); n != records {
+			t.Fatalf("%s read %d records, want %d", p, n, records)
+		}
+	}
+	fetchers := fetchClientIDs(t, cl.BrokerLogs()[0])
+	t.Logf("client ids of the Fetch requests: %v", fetchers)
+	for id := range fetchers {
+		if _, ok := want[id]; !ok {
+			t.Errorf("client id %q fetched from the broker; want only %v", id, want)
+		}
+		want[id] = true
+	}
+	for id, seen := range want {
+		if !seen {
+			t.Errorf("no Fetch request with client id %q in the broker's request log", id)
+		}
+	}
+}
+
+// readToEnd reads cfg's topic to its end and returns the rows read.
+func readToEnd(t *testing.T, ctx context.Context, cfg source.Config) int64 {
+	t.Helper()
+	r, err := source.Open(ctx, cfg)
+	if err != nil {
+		t.Fatalf("%s: %v", cfg.Path, err)
+	}
+	defer r.Close()
+	var n int64
+	for {
+		b, err := r.Next(ctx)
+		if errors.Is(err, io.EOF) {
+			return n
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", cfg.Path, err)
+		}
+		n += b.Rec.NumRows()
+		b.Rec.Release()
+	}
+}
+
+// fetchClientIDs are the client ids of the Fetch requests (API key 1) in
+// a broker's request log: Kafka logs each completed request as
+// `Completed request:{"requestHeader":{"requestApiKey":1,...,"clientId":"..."},...}`.
+func fetchClientIDs(t *testing.T, log string) map[string]bool {
+	t.Helper()
+	f, err := os.Open(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	ids := map[string]bool{}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	lines := 0
+	for sc.Scan() {
+		l := sc.Text()
+		if !strings.Contains(l, "Completed request:") {
+			continue
+		}
+		lines++
+		if !strings.Contains(l, `"requestApiKey":1,`) {
+			continue
+		}
+		_, rest, ok := strings.Cut(l, `"clientId":"`)
+		if !ok {
+			t.Fatalf("a Fetch request without a client id in the request log: %.300s", l)
+		}
+		id, _, _ := strings.Cut(rest, `"`)
+		ids[id] = true
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if lines == 0 {
+		t.Fatalf("no request in %s: is the request log on?", log)
+	}
+	return ids
+}
