@@ -287,7 +287,7 @@ func (r *fastReader) drainOnce(waitMs int) error {
 	}
 	if nerr, errs := r.dr.Errs(); nerr > 0 {
 		for _, e := range errs {
-			if !transient(e.Code) {
+			if !r.rdk.tolerated(e.Code) {
 				return rdkError(consume.PathFast, e.Code, e.Partition, e.Offset, errOf(e))
 			}
 		}

@@ -99,7 +99,7 @@ func (r *pollReader) Next(ctx context.Context) (*consume.Batch, error) {
 			tp := e.TopicPartition
 			if tp.Error != nil {
 				var ke kafka.Error
-				if errors.As(tp.Error, &ke) && transient(ke.Code()) {
+				if errors.As(tp.Error, &ke) && r.rdk.tolerated(ke.Code()) {
 					a.stats.ConsumerErrors++
 					continue
 				}
@@ -140,7 +140,7 @@ func (r *pollReader) Next(ctx context.Context) (*consume.Batch, error) {
 				return nil, err
 			}
 		case kafka.Error:
-			if transient(e.Code()) && !e.IsFatal() {
+			if r.rdk.tolerated(e.Code()) && !e.IsFatal() {
 				a.stats.ConsumerErrors++
 				continue
 			}

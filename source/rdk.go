@@ -33,6 +33,9 @@ type rdkConsumer struct {
 	disc *discovery
 	// timeout bounds a call that waits on the client (Config.Timeout)
 	timeout time.Duration
+	// syntheticGroup: the group.id is groupID's own (no Config.Group),
+	// which the read uses for nothing (tolerated)
+	syntheticGroup bool
 }
 
 func openRdk(cfg *Config) (*rdkConsumer, error) {
@@ -51,7 +54,8 @@ func openRdk(cfg *Config) (*rdkConsumer, error) {
 		return nil, fmt.Errorf("librdkafka consumer: %w", err)
 	}
 	go dropLogs(c.Logs())
-	r := &rdkConsumer{c: c, topic: cfg.Topic, timeout: cfg.Timeout, disc: startDiscovery(cfg.Discovery, cfg.Timeout, rdkPartitions(c, cfg.Topic))}
+	r := &rdkConsumer{c: c, topic: cfg.Topic, timeout: cfg.Timeout, syntheticGroup: cfg.Group == "",
+		disc: startDiscovery(cfg.Discovery, cfg.Timeout, rdkPartitions(c, cfg.Topic))}
 	if r.waker, err = drain.NewWaker(c); err != nil {
 		r.close()
 		return nil, err
@@ -82,7 +86,7 @@ func (r *rdkConsumer) sampleStats(cfg *Config) error {
 	if err != nil {
 		return err
 	}
-	r.main = newMainPoller(m, r.stats)
+	r.main = newMainPoller(m, r.stats, r.tolerated)
 	return nil
 }
 
@@ -282,6 +286,17 @@ func transient(code kafka.ErrorCode) bool {
 		return true
 	}
 	return false
+}
+
+// tolerated reports whether a client error leaves the read going: a
+// transient one, or, without Config.Group, a group authorization failure.
+// That one can only be about the synthetic group.id (groupID): librdkafka
+// looks up its coordinator in the background, and a user without rights
+// on any group is refused the lookup (FindCoordinator), though the read
+// never joins, commits or fetches the group's offsets. A read given a
+// group still fails on it: its committed start or commits need the group.
+func (r *rdkConsumer) tolerated(code kafka.ErrorCode) bool {
+	return transient(code) || (r.syntheticGroup && code == kafka.ErrGroupAuthorizationFailed)
 }
 
 // rdkError turns a librdkafka consumer error that ends the read into its

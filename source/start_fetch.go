@@ -44,9 +44,32 @@ func (f rdkStart) committed(group string) ([]int64, error) {
 		if groupUnknown(err) {
 			return f.none(), nil
 		}
+		if why := f.queuedError(); why != nil {
+			return nil, fmt.Errorf("%s on %q: librdkafka: %w (%v)", op, f.topic, why, err)
+		}
 		return nil, fmt.Errorf("%s on %q: librdkafka: %w", op, f.topic, err)
 	}
 	return f.answers(op, res)
+}
+
+// queuedError is the first error other than a transient one the client
+// queued while a query waited: Committed waits out its timeout when the
+// broker refuses the group's coordinator lookup (a user without rights on
+// the group) and says only "Timed out", while the refusal itself arrives
+// as an error event on the consumer's queue. Nothing is assigned yet, so
+// the queue holds events only; at most 64 are looked at.
+func (f rdkStart) queuedError() error {
+	for range 64 {
+		switch e := f.c.Poll(0).(type) {
+		case nil:
+			return nil
+		case kafka.Error:
+			if !transient(e.Code()) {
+				return e
+			}
+		}
+	}
+	return nil
 }
 
 // query is every partition of the topic at offset off.

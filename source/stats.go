@@ -5,6 +5,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
+
 	"github.com/fastpathlab/fplab/source/consume"
 	"github.com/fastpathlab/fplab/source/internal/drain"
 )
@@ -118,10 +120,12 @@ type mainPoller struct {
 	// the first other one kept
 	transient atomic.Int64
 	fatal     atomic.Pointer[drain.Err]
+	// tolerated says which errors are counted, not kept (rdkConsumer's)
+	tolerated func(kafka.ErrorCode) bool
 }
 
-func newMainPoller(m *drain.Main, sink *statsSink) *mainPoller {
-	p := &mainPoller{m: m, sink: sink, done: make(chan struct{})}
+func newMainPoller(m *drain.Main, sink *statsSink, tolerated func(kafka.ErrorCode) bool) *mainPoller {
+	p := &mainPoller{m: m, sink: sink, done: make(chan struct{}), tolerated: tolerated}
 	go p.run()
 	return p
 }
@@ -134,7 +138,7 @@ func (p *mainPoller) run() {
 		case !ok:
 		case ev.Stats != nil:
 			p.sink.offer(ev.Stats)
-		case ev.Err != nil && transient(ev.Err.Code):
+		case ev.Err != nil && p.tolerated(ev.Err.Code):
 			p.transient.Add(1)
 		case ev.Err != nil:
 			p.fatal.CompareAndSwap(nil, ev.Err)

@@ -62,6 +62,15 @@ func (c *Cluster) AllowWrite(ctx context.Context, user, topic string) error {
 	})
 }
 
+// AllowTopicRead is AllowRead without any group: READ and DESCRIBE on the
+// topic only, the rights a reader needs that neither joins a group nor
+// reads or commits a group's offsets.
+func (c *Cluster) AllowTopicRead(ctx context.Context, user, topic string) error {
+	return c.allow(ctx, user, topic, "read", func(principal string) *kadm.ACLBuilder {
+		return kadm.NewACLs().Allow(principal).Topics(topic).Operations(kadm.OpRead, kadm.OpDescribe)
+	})
+}
+
 // allow creates the ACLs acls builds for user's principal and waits until
 // every running node lists them.
 func (c *Cluster) allow(ctx context.Context, user, topic, verb string, acls func(principal string) *kadm.ACLBuilder) error {

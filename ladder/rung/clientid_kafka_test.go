@@ -130,3 +130,53 @@ func fetchClientIDs(t *testing.T, log string) map[string]bool {
 	}
 	return ids
 }
+
+// TestKafkaReadWithoutGroupRights: a user with READ and DESCRIBE on the
+// topic and no right on any group reads it whole with every Go path when
+// no group is given, on real Kafka with the StandardAuthorizer (the
+// upstream gate: no group is needed in the earliest, latest, specific
+// offsets and timestamp modes). The librdkafka paths still carry a
+// synthetic group.id (source.Config's groupID says why) and look up its
+// coordinator in the background; the broker refuses that lookup, and the
+// read must not depend on it. A committed start as the same user must fail
+// with one line naming the refused group.
+func TestKafkaReadWithoutGroupRights(t *testing.T) {
+	cl := kafkatest.Start(t, kafka.Options{Brokers: 1, Partitions: 3, Auth: &kafka.Auth{
+		Users: map[string]string{"admin": "admin-secret", "groupless": "groupless-secret"}, SuperUser: "admin"}})
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	schema, _ := workloads.SchemaByName("bid")
+	codec, err := workloads.NewCodec(workloads.FormatJSON, schema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const records = 3000
+	corpus := workloads.NewCorpus(schema, codec, 1, records)
+	topic := corpus.ID() + "-groupless"
+	admin := clusters.Cluster{Bootstrap: cl.Bootstrap(), Props: cl.ClientProps("admin")}
+	if _, err := clusters.Load(ctx, admin, topic, 3, records, corpus.Message); err != nil {
+		t.Fatal(err)
+	}
+	if err := cl.AllowTopicRead(ctx, "groupless", topic); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range consume.Paths() {
+		cfg := source.Config{Path: p, Bootstrap: cl.Bootstrap(), Props: cl.ClientProps("groupless"), Topic: topic,
+			Partitions: 3, Batch: 512, Codec: codec, Mem: memory.NewGoAllocator(), Timeout: 30 * time.Second}
+		if n := readToEnd(t, ctx, cfg); n != records {
+			t.Fatalf("%s read %d records, want %d", p, n, records)
+		}
+		// the librdkafka paths wait out the timeout for a coordinator
+		// the broker will not name them, then say why
+		cfg.StartAt, cfg.Group, cfg.Timeout = source.StartCommitted, "fplab-groupless", 5*time.Second
+		r, err := source.Open(ctx, cfg)
+		if err == nil {
+			r.Close()
+			t.Fatalf("%s: a committed start without group rights opened", p)
+		}
+		t.Logf("%s, committed start without group rights: %v", p, err)
+		if msg := err.Error(); strings.Contains(msg, "\n") || !strings.Contains(strings.ToLower(msg), "authoriz") {
+			t.Errorf("%s: committed start without group rights: %q, want one line naming the authorization failure", p, msg)
+		}
+	}
+}
