@@ -33,9 +33,6 @@ type rdkConsumer struct {
 	disc *discovery
 	// timeout bounds a call that waits on the client (Config.Timeout)
 	timeout time.Duration
-	// syntheticGroup: the group.id is groupID's own (no Config.Group),
-	// which the read uses for nothing (tolerated)
-	syntheticGroup bool
 }
 
 func openRdk(cfg *Config) (*rdkConsumer, error) {
@@ -54,8 +51,7 @@ func openRdk(cfg *Config) (*rdkConsumer, error) {
 		return nil, fmt.Errorf("librdkafka consumer: %w", err)
 	}
 	go dropLogs(c.Logs())
-	r := &rdkConsumer{c: c, topic: cfg.Topic, timeout: cfg.Timeout, syntheticGroup: cfg.Group == "",
-		disc: startDiscovery(cfg.Discovery, cfg.Timeout, rdkPartitions(c, cfg.Topic))}
+	r := &rdkConsumer{c: c, topic: cfg.Topic, timeout: cfg.Timeout, disc: startDiscovery(cfg.Discovery, cfg.Timeout, rdkPartitions(c, cfg.Topic))}
 	if r.waker, err = drain.NewWaker(c); err != nil {
 		r.close()
 		return nil, err
@@ -289,14 +285,16 @@ func transient(code kafka.ErrorCode) bool {
 }
 
 // tolerated reports whether a client error leaves the read going: a
-// transient one, or, without Config.Group, a group authorization failure.
-// That one can only be about the synthetic group.id (groupID): librdkafka
-// looks up its coordinator in the background, and a user without rights
-// on any group is refused the lookup (FindCoordinator), though the read
-// never joins, commits or fetches the group's offsets. A read given a
-// group still fails on it: its committed start or commits need the group.
+// transient one, or a group authorization failure. The read never depends
+// on its group: librdkafka looks up the coordinator of its group.id in the
+// background (the synthetic one, groupID, when Config.Group is empty),
+// and a user without rights on the group is refused that lookup
+// (FindCoordinator), though the read never joins the group. Where the
+// group is used, the failure is that use's own: a committed start fails
+// its open (rdkStart.committed), a commit returns it (CommitOffsets), as
+// Flink reports a failed commit without failing the job.
 func (r *rdkConsumer) tolerated(code kafka.ErrorCode) bool {
-	return transient(code) || (r.syntheticGroup && code == kafka.ErrGroupAuthorizationFailed)
+	return transient(code) || code == kafka.ErrGroupAuthorizationFailed
 }
 
 // rdkError turns a librdkafka consumer error that ends the read into its

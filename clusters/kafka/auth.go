@@ -71,6 +71,48 @@ func (c *Cluster) AllowTopicRead(ctx context.Context, user, topic string) error 
 	})
 }
 
+// RevokeGroups deletes the group ACLs AllowRead gave user (READ and
+// DESCRIBE on every group) and waits until every running node has
+// dropped them: a commit or an offset fetch of any group is then refused.
+func (c *Cluster) RevokeGroups(ctx context.Context, user string) error {
+	a := c.opt.Auth
+	if a == nil {
+		return fmt.Errorf("revoke groups: the cluster has no Auth, so no authorizer")
+	}
+	if _, ok := a.Users[user]; !ok {
+		return fmt.Errorf("revoke groups: %q is not a user of the cluster", user)
+	}
+	running := c.runningNodes()
+	if running == nil {
+		return fmt.Errorf("revoke groups: cluster is stopped")
+	}
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, aclTimeout)
+		defer cancel()
+	}
+	cl, err := c.superClient()
+	if err != nil {
+		return err
+	}
+	defer cl.Close()
+	principal := "User:" + user
+	b := kadm.NewACLs().Allow(principal).AllowHosts().Groups("*").Operations(kadm.OpRead, kadm.OpDescribe)
+	if _, err := kadm.NewClient(cl).DeleteACLs(ctx, b); err != nil {
+		return fmt.Errorf("revoke groups of %s: %w", user, err)
+	}
+	gone := map[aclKey]bool{
+		{kmsg.ACLResourceTypeGroup, "*", kmsg.ACLOperationRead}:     true,
+		{kmsg.ACLResourceTypeGroup, "*", kmsg.ACLOperationDescribe}: true,
+	}
+	for _, id := range running {
+		if err := waitACLs(ctx, cl.Broker(id), principal, gone, false); err != nil {
+			return fmt.Errorf("revoke groups of %s: node %d: %w", user, id, err)
+		}
+	}
+	return nil
+}
+
 // allow creates the ACLs acls builds for user's principal and waits until
 // every running node lists them.
 func (c *Cluster) allow(ctx context.Context, user, topic, verb string, acls func(principal string) *kadm.ACLBuilder) error {
@@ -89,18 +131,10 @@ func (c *Cluster) allow(ctx context.Context, user, topic, verb string, acls func
 		ctx, cancel = context.WithTimeout(ctx, aclTimeout)
 		defer cancel()
 	}
-	c.mu.Lock()
-	if c.stopped {
-		c.mu.Unlock()
+	running := c.runningNodes()
+	if running == nil {
 		return fmt.Errorf("allow %s: cluster is stopped", verb)
 	}
-	var running []int
-	for _, n := range c.nodes {
-		if n.running() {
-			running = append(running, n.id)
-		}
-	}
-	c.mu.Unlock()
 
 	cl, err := c.superClient()
 	if err != nil {
@@ -120,11 +154,28 @@ func (c *Cluster) allow(ctx context.Context, user, topic, verb string, acls func
 		want[aclKey{r.Type, r.Name, r.Operation}] = true
 	}
 	for _, id := range running {
-		if err := waitACLs(ctx, cl.Broker(id), principal, want); err != nil {
+		if err := waitACLs(ctx, cl.Broker(id), principal, want, true); err != nil {
 			return fmt.Errorf("allow %s to %s %s: node %d: %w", user, verb, topic, id, err)
 		}
 	}
 	return nil
+}
+
+// runningNodes are the ids of the nodes running now; nil once the cluster
+// is stopped.
+func (c *Cluster) runningNodes() []int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.stopped {
+		return nil
+	}
+	running := []int{}
+	for _, n := range c.nodes {
+		if n.running() {
+			running = append(running, n.id)
+		}
+	}
+	return running
 }
 
 // aclKey is what AllowRead checks of each ACL it created (all are ALLOW
@@ -136,8 +187,9 @@ type aclKey struct {
 }
 
 // waitACLs polls one broker's DescribeACLs until it lists every wanted
-// ALLOW ACL of principal, or ctx ends.
-func waitACLs(ctx context.Context, br *kgo.Broker, principal string, want map[aclKey]bool) error {
+// ALLOW ACL of principal (present), or none of them (!present), or ctx
+// ends.
+func waitACLs(ctx context.Context, br *kgo.Broker, principal string, want map[aclKey]bool, present bool) error {
 	last := "no answer yet"
 	for {
 		req := kmsg.NewPtrDescribeACLsRequest()
@@ -160,7 +212,7 @@ func waitACLs(ctx context.Context, br *kgo.Broker, principal string, want map[ac
 						}
 					}
 				}
-				if seen == len(want) {
+				if (present && seen == len(want)) || (!present && seen == 0) {
 					return nil
 				}
 				last = fmt.Sprintf("it lists %d of the %d ACLs", seen, len(want))

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -177,6 +178,87 @@ func TestKafkaReadWithoutGroupRights(t *testing.T) {
 		t.Logf("%s, committed start without group rights: %v", p, err)
 		if msg := err.Error(); strings.Contains(msg, "\n") || !strings.Contains(strings.ToLower(msg), "authoriz") {
 			t.Errorf("%s: committed start without group rights: %q, want one line naming the authorization failure", p, msg)
+		}
+	}
+}
+
+// TestKafkaCommitRefusedMidRead: a reader's group rights revoked mid-read
+// on real Kafka (the StandardAuthorizer), as the upstream gate asks of
+// commits on checkpoints. The commit before lands on the broker; the
+// commit after fails with one line naming the refusal, within its
+// context; the read goes on to its end with every record (the read never
+// depends on its group), as Flink's KafkaSource reports a failed commit
+// and keeps reading. The checkpointcost harness's side (a failed commit
+// counted, the checkpoint kept) is TestRunReaderCommitsOffsetsOfCompletedCheckpoints.
+func TestKafkaCommitRefusedMidRead(t *testing.T) {
+	cl := kafkatest.Start(t, kafka.Options{Brokers: 1, Partitions: 3, Auth: &kafka.Auth{
+		Users: map[string]string{"admin": "admin-secret", "reader": "reader-secret"}, SuperUser: "admin"}})
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	schema, _ := workloads.SchemaByName("bid")
+	codec, err := workloads.NewCodec(workloads.FormatJSON, schema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const records = 3000
+	corpus := workloads.NewCorpus(schema, codec, 1, records)
+	topic := corpus.ID() + "-revoked"
+	admin := clusters.Cluster{Bootstrap: cl.Bootstrap(), Props: cl.ClientProps("admin")}
+	if _, err := clusters.Load(ctx, admin, topic, 3, records, corpus.Message); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range consume.Paths() {
+		if err := cl.AllowRead(ctx, "reader", topic); err != nil {
+			t.Fatal(err)
+		}
+		group := "fplab-revoked-" + string(p)
+		cfg := source.Config{Path: p, Bootstrap: cl.Bootstrap(), Props: cl.ClientProps("reader"), Topic: topic,
+			Partitions: 3, Batch: 256, Codec: codec, Mem: memory.NewGoAllocator(), Timeout: 30 * time.Second, Group: group}
+		r, err := source.Open(ctx, cfg)
+		if err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		b, err := r.Next(ctx)
+		if err != nil {
+			r.Close()
+			t.Fatalf("%s: %v", p, err)
+		}
+		rows, split := b.Rec.NumRows(), slices.Clone(b.Split)
+		b.Rec.Release()
+		cm := r.(consume.Committer)
+		if err := cm.CommitOffsets(ctx, split); err != nil {
+			r.Close()
+			t.Fatalf("%s: commit with group rights: %v", p, err)
+		}
+		got, err := clusters.CommittedOffsets(ctx, admin, group, topic, 3)
+		if err != nil || !slices.Equal(got, split) {
+			t.Errorf("%s: the broker holds %v (%v), want the committed %v", p, got, err, split)
+		}
+		if err := cl.RevokeGroups(ctx, "reader"); err != nil {
+			t.Fatal(err)
+		}
+		cctx, ccancel := context.WithTimeout(ctx, 20*time.Second)
+		err = cm.CommitOffsets(cctx, split)
+		ccancel()
+		t.Logf("%s: commit after the revoke: %v", p, err)
+		if err == nil || strings.Contains(err.Error(), "\n") || !strings.Contains(strings.ToLower(err.Error()), "authoriz") {
+			t.Errorf("%s: commit after the revoke: %v; want one line naming the authorization failure", p, err)
+		}
+		for {
+			b, err := r.Next(ctx)
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				r.Close()
+				t.Fatalf("%s: the read after a refused commit: %v", p, err)
+			}
+			rows += b.Rec.NumRows()
+			b.Rec.Release()
+		}
+		r.Close()
+		if rows != records {
+			t.Errorf("%s: %d rows, want %d", p, rows, records)
 		}
 	}
 }
