@@ -49,6 +49,10 @@ type Event struct {
 	Skipped int `json:"skipped,omitempty"`
 	// ckpt-failed, error
 	Err string `json:"err,omitempty"`
+	// done: the reader process's memory (ReaderOptions.Memory), bytes
+	HarnessBytes int64 `json:"harness_bytes,omitempty"`
+	PathBytes    int64 `json:"path_bytes,omitempty"`
+	ArrowBytes   int64 `json:"arrow_bytes,omitempty"`
 }
 
 // The event kinds.

@@ -40,6 +40,12 @@ type ReaderOptions struct {
 	// split).
 	Subtasks int
 
+	// Memory, when set, is called at the end of the read and its figures
+	// go in the done event (Result.Memory): the reader process's memory
+	// split into the harness's and the path's, which only its caller can
+	// take (it marks the path's open). An error fails the reader.
+	Memory func() (Memory, error)
+
 	// Plan is this reader's planned failure, as the supervisor wrote it
 	// (ReadPlan); the zero Plan runs to the end.
 	Plan Plan
@@ -216,7 +222,15 @@ func (rd *reader) run(ctx context.Context, r consume.Reader) error {
 	if end.IsZero() {
 		end = time.Now()
 	}
-	return rd.ev.emit(&Event{Ev: EvDone, T: end.UnixNano(), Rec: rd.rows})
+	done := &Event{Ev: EvDone, T: end.UnixNano(), Rec: rd.rows}
+	if rd.opt.Memory != nil {
+		m, err := rd.opt.Memory()
+		if err != nil {
+			return err
+		}
+		done.HarnessBytes, done.PathBytes, done.ArrowBytes = m.Harness, m.Path, m.Arrow
+	}
+	return rd.ev.emit(done)
 }
 
 // batch reports one batch (before anything else happens to it, so a batch

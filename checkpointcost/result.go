@@ -66,8 +66,12 @@ type Result struct {
 	// Subtasks is, per reader process, the subtasks it reported running
 	// (0: one reader, not split); a rescale restores with another number.
 	Subtasks []int
-	Read     int64
-	Window   time.Duration
+	// Memory is the largest of each figure over the reader processes
+	// that finished (ReaderOptions.Memory; zero without it): a killed
+	// reader reports none.
+	Memory Memory
+	Read   int64
+	Window time.Duration
 	// Startup is the first reader's process start to first record.
 	Startup time.Duration
 
@@ -201,4 +205,16 @@ func percentile(v []time.Duration, p int) time.Duration {
 	slices.Sort(s)
 	rank := (p*len(s) + 99) / 100 // ceil(p/100 * n)
 	return s[max(rank, 1)-1]
+}
+
+// Memory is a reader process's memory, bytes: what the harness held
+// resident when the path opened, the path's peak resident set from then
+// on, and the most bytes its Arrow buffers held at once.
+type Memory struct {
+	Harness, Path, Arrow int64
+}
+
+// max is the larger of each figure of m and o.
+func (m Memory) max(o Memory) Memory {
+	return Memory{Harness: max(m.Harness, o.Harness), Path: max(m.Path, o.Path), Arrow: max(m.Arrow, o.Arrow)}
 }

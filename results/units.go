@@ -35,6 +35,14 @@ const (
 	UnitAllocsPerRec   = "allocs/rec"
 	UnitPeakRSSMB      = "peak-RSS-MB"
 	UnitStartupMs      = "startup-ms"
+	// The path's memory apart from the harness's (peak-RSS-MB is the
+	// whole process's): the peak resident set from the path's open on,
+	// less what the harness held resident then (harness-RSS-MB, neutral:
+	// the lab's, not the path's), and the peak of the Arrow bytes the
+	// path's batches held at once.
+	UnitPathPeakRSSMB = "path-peak-RSS-MB"
+	UnitHarnessRSSMB  = "harness-RSS-MB"
+	UnitArrowPeakMB   = "arrow-peak-MB"
 
 	// Checkpointing and recovery.
 	UnitCkptP99   = "ckpt-p99-ms"
@@ -145,10 +153,15 @@ var unitDirections = map[string]Direction{
 	UnitAllocsPerRec: LowerIsBetter,
 	UnitPeakRSSMB:    LowerIsBetter,
 	UnitStartupMs:    LowerIsBetter,
-	UnitRecoverMs:    LowerIsBetter,
-	UnitReplayRec:    LowerIsBetter,
-	UnitLostRec:      LowerIsBetter,
-	UnitDupRec:       LowerIsBetter,
+
+	UnitPathPeakRSSMB: LowerIsBetter,
+	UnitHarnessRSSMB:  Neutral,
+	UnitArrowPeakMB:   LowerIsBetter,
+
+	UnitRecoverMs: LowerIsBetter,
+	UnitReplayRec: LowerIsBetter,
+	UnitLostRec:   LowerIsBetter,
+	UnitDupRec:    LowerIsBetter,
 
 	UnitPctCeiling:      HigherIsBetter,
 	UnitPctTwin:         HigherIsBetter,

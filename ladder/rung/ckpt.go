@@ -53,6 +53,12 @@ func runReader(ctx context.Context, c *rungargs.Cell, mem *countingAllocator, t 
 		Keys: c.Keys, Decoder: c.Value(cell.Decoder), Codec: t.codec, Mem: mem, Timeout: StallTimeout(c.Timeout),
 		Group: c.Group,
 	}
+	// the harness first, then its memory (rss_linux.go)
+	v := t.verifier(c.Batch)
+	mark, err := markHarness()
+	if err != nil {
+		return err
+	}
 	var r consume.Reader
 	if c.Subtasks > 0 {
 		// A rescale cell's process: the range split over its subtasks.
@@ -71,13 +77,17 @@ func runReader(ctx context.Context, c *rungargs.Cell, mem *countingAllocator, t 
 	if as.CheckCRCs != c.CRC {
 		return fmt.Errorf("cell claims check.crcs=%v but the client runs with %v (%s)", c.CRC, as.CheckCRCs, as.CheckCRCsSource)
 	}
-	vr := &verifyingReader{Reader: r, v: t.verifier(c.Batch)}
+	vr := &verifyingReader{Reader: r, v: v}
 	if c.Subtasks > 0 {
 		vr.v.maxShorts = c.Subtasks // each subtask's last batch
 	}
 	opt := checkpointcost.ReaderOptions{
 		Store: store, Output: output, Interval: c.Ckpt, Restored: restored, Plan: plan,
 		Subtasks: source.SubtasksOf(r), // what the reader runs, not what it was asked
+		Memory: func() (checkpointcost.Memory, error) {
+			s, err := mark.split(mem)
+			return checkpointcost.Memory{Harness: s.harness, Path: s.path, Arrow: s.arrow}, err
+		},
 	}
 	if c.Failures == 0 {
 		// No kill to place: progress every 100 ms, not a write(2) per batch.
@@ -161,6 +171,9 @@ func runSupervised(ctx context.Context, c *rungargs.Cell, b Build, cl clusters.C
 	if err := checkSubtasks(c, res.Subtasks); err != nil {
 		return err
 	}
+	if res.Memory.Harness <= 0 {
+		return fmt.Errorf("no reader reported its memory (the done event's harness and path figures)")
+	}
 	var ru syscall.Rusage
 	_ = syscall.Getrusage(syscall.RUSAGE_CHILDREN, &ru)
 	cpu := time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
@@ -170,6 +183,9 @@ func runSupervised(ctx context.Context, c *rungargs.Cell, b Build, cl clusters.C
 		{Value: float64(res.Window.Nanoseconds()) / recs, Unit: results.UnitNsPerRec},
 		{Value: float64(cpu.Nanoseconds()) / recs, Unit: results.UnitCPUNsPerRec},
 		{Value: float64(ru.Maxrss) / 1024, Unit: results.UnitPeakRSSMB},
+		{Value: float64(res.Memory.Path) / (1 << 20), Unit: results.UnitPathPeakRSSMB},
+		{Value: float64(res.Memory.Harness) / (1 << 20), Unit: results.UnitHarnessRSSMB},
+		{Value: float64(res.Memory.Arrow) / (1 << 20), Unit: results.UnitArrowPeakMB},
 		{Value: ms(res.Startup), Unit: results.UnitStartupMs},
 		{Value: ms(res.Window), Unit: results.UnitWindowMs},
 		{Value: ms(res.CkptP50), Unit: "ckpt-p50-ms"},

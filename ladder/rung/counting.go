@@ -7,25 +7,37 @@ import (
 )
 
 // countingAllocator wraps the cell's Arrow allocator and keeps the bytes
-// outstanding, so a cell proves its Arrow buffers are balanced at the end.
+// outstanding, so a cell proves its Arrow buffers are balanced at the end,
+// and their peak (arrow-peak-MB).
 // It costs two atomic adds per buffer allocation (buffers grow per batch,
 // not per record), unlike memory.CheckedAllocator, which records a stack
 // per allocation and would distort the figures.
 type countingAllocator struct {
 	mem         memory.Allocator
 	outstanding atomic.Int64
+	peak        atomic.Int64 // the most outstanding at once
 	allocs      atomic.Int64
 }
 
 func (a *countingAllocator) Allocate(n int) []byte {
-	a.outstanding.Add(int64(n))
+	a.grew(a.outstanding.Add(int64(n)))
 	a.allocs.Add(1)
 	return a.mem.Allocate(n)
 }
 
 func (a *countingAllocator) Reallocate(n int, b []byte) []byte {
-	a.outstanding.Add(int64(n - len(b)))
+	a.grew(a.outstanding.Add(int64(n - len(b))))
 	return a.mem.Reallocate(n, b)
+}
+
+// grew raises the peak to now when it is above it.
+func (a *countingAllocator) grew(now int64) {
+	for {
+		p := a.peak.Load()
+		if now <= p || a.peak.CompareAndSwap(p, now) {
+			return
+		}
+	}
 }
 
 func (a *countingAllocator) Free(b []byte) {

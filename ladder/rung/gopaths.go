@@ -3,6 +3,7 @@ package rung
 import (
 	"context"
 	"io"
+	"os"
 
 	"github.com/fastpathlab/fplab/alloc"
 	"github.com/fastpathlab/fplab/cell"
@@ -38,6 +39,7 @@ func runGoPath(ctx context.Context, c *rungargs.Cell, b Build, w io.Writer) erro
 	if err != nil {
 		return err
 	}
+	defer t.close()
 	if c.Live() {
 		// its topic is made fresh, and its codec checked, once written
 		return runLive(ctx, c, b, cl, t, w)
@@ -70,7 +72,8 @@ func runGoPath(ctx context.Context, c *rungargs.Cell, b Build, w io.Writer) erro
 }
 
 // newTarget is what c reads: its corpus of c.Records records placed by its
-// layout, with their row hashes (cached in c.HashCache when set).
+// layout, with the file of their row hashes (in c.HashCache when set,
+// else in a temporary directory); close it when the cell is done.
 func newTarget(c *rungargs.Cell) (*target, error) {
 	corpus, codec, err := cellCorpus(c)
 	if err != nil {
@@ -80,11 +83,16 @@ func newTarget(c *rungargs.Cell) (*target, error) {
 	if err != nil {
 		return nil, err
 	}
-	expected, err := expectedHashes(corpus, c.HashCache)
+	path, cleanup, err := hashFile(corpus, c.HashCache)
 	if err != nil {
 		return nil, err
 	}
-	return &target{corpus: corpus, codec: codec, expected: expected, layout: layout}, nil
+	f, err := openHashes(path, corpus)
+	if err != nil {
+		cleanup()
+		return nil, err
+	}
+	return &target{corpus: corpus, codec: codec, hashes: f, cleanup: cleanup, layout: layout}, nil
 }
 
 // cellCorpus is c's corpus, generated on demand, and its codec: what its
@@ -104,12 +112,20 @@ func cellCorpus(c *rungargs.Cell) (*workloads.Corpus, workloads.Codec, error) {
 // target is what a cell reads: the corpus's codec and row hashes (keyed
 // rows' for keys=on), placed in the topic by its layout.
 type target struct {
-	corpus   *workloads.Corpus
-	codec    workloads.Codec
-	expected []uint64
-	layout   *workloads.Layout
+	corpus  *workloads.Corpus
+	codec   workloads.Codec
+	hashes  *os.File // the corpus's row hashes (hashFile)
+	cleanup func()   // removes the hash file's temporary directory, if any
+	layout  *workloads.Layout
 }
 
+// verifier is a verifier of a read of t, with hash windows of its own.
 func (t *target) verifier(batch int) *verifier {
-	return newVerifier(batch, t.layout, t.corpus.NullHash, t.expected)
+	return newVerifier(batch, t.layout, newWindows(t.hashes, t.corpus, t.layout))
+}
+
+// close closes the hash file (and removes it when it is the cell's own).
+func (t *target) close() {
+	t.hashes.Close()
+	t.cleanup()
 }

@@ -34,7 +34,8 @@ func runLive(ctx context.Context, c *rungargs.Cell, b Build, cl clusters.Cluster
 	}
 	var ru syscall.Rusage
 	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	figs := liveFigures(c, tr.rec, tr.cpu, tr.stats.Records, ru.Maxrss, tr.prod, tr.compressed)
+	figs := liveFigures(c, tr.rec, tr.cpu, tr.stats.Records, tr.mem.processPeak(ru.Maxrss)>>10, tr.prod, tr.compressed)
+	figs = append(figs, tr.mem.metrics()...)
 	if st := tr.stats; st.NonEmpty > 0 {
 		figs = append(figs, results.Metric{Value: float64(st.Records) / float64(st.NonEmpty), Unit: results.UnitRecPerCrossing})
 	}
@@ -66,6 +67,8 @@ type liveTrial struct {
 	compressed float64
 	// wake are a wake cell's figures (waker), nil otherwise
 	wake []results.Metric
+	// mem is the read's memory, the harness's and the path's
+	mem memSplit
 }
 
 // runTrial is one live read of c at c.Rate. It makes a fresh topic, opens
@@ -105,11 +108,22 @@ func runTrial(ctx context.Context, c *rungargs.Cell, cl clusters.Cluster, t *tar
 		Discovery: c.Discover,
 	}
 	tr.rdk = sampleStats(c, &cfg)
+	// the harness first, then its memory (rss_linux.go)
+	v := t.verifier(c.Batch)
+	v.live = true
+	mark, err := markHarness()
+	if err != nil {
+		return nil, err
+	}
 	r, err := source.Open(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
-	if err := tr.read(ctx, &lc, cl, r, t, readBy); err != nil {
+	if err := tr.read(ctx, &lc, cl, r, t, v, readBy); err != nil {
+		r.Close()
+		return nil, err
+	}
+	if tr.mem, err = mark.split(mem); err != nil {
 		r.Close()
 		return nil, err
 	}
@@ -134,7 +148,7 @@ func runTrial(ctx context.Context, c *rungargs.Cell, cl clusters.Cluster, t *tar
 
 // read starts the producer and reads every record it writes, each batch
 // verified and measured.
-func (tr *liveTrial) read(ctx context.Context, c *rungargs.Cell, cl clusters.Cluster, r consume.Reader, t *target, readBy time.Duration) error {
+func (tr *liveTrial) read(ctx context.Context, c *rungargs.Cell, cl clusters.Cluster, r consume.Reader, t *target, v *verifier, readBy time.Duration) error {
 	t0 := time.Now().Add(rungargs.ProducerLead(c.Records))
 	prod, err := startProducer(ctx, c, t0)
 	if err != nil {
@@ -149,8 +163,6 @@ func (tr *liveTrial) read(ctx context.Context, c *rungargs.Cell, cl clusters.Clu
 	}
 	warm := rungargs.LiveRecords(c.Rate, c.Warmup)
 	tr.rec = newLiveRecorder(t0, c.Rate, c.Records, warm, c.Partitions, c.Warmup)
-	v := t.verifier(c.Batch)
-	v.live = true
 	ck := newChecker(v, behind(c.Batch))
 	defer ck.wait()
 	rd, fig, err := cellReader(c, r)

@@ -20,7 +20,8 @@ func TestLiveNextNamesMissingAndDuplicate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v := newVerifier(4, l, nil, make([]uint64, 12))
+	c, f, _ := testHashes(t, 12)
+	v := newVerifier(4, l, newWindows(f, c, l))
 	v.live = true
 	step := func(p int32, off int64) error {
 		err := v.liveNext(p, off)

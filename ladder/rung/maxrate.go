@@ -76,8 +76,9 @@ func runMaxRate(ctx context.Context, c *rungargs.Cell, b Build, cl clusters.Clus
 		{Value: results.LatencyMs(rec.hist, 100), Unit: results.UnitE2EMaxMs},
 		{Value: rec.lagMs(rec.lagMax), Unit: results.UnitLagMaxMs},
 		{Value: float64(best.tr.cpu.Nanoseconds()) / float64(best.tr.stats.Records), Unit: results.UnitCPUNsPerRec},
-		{Value: float64(ru.Maxrss) / 1024, Unit: results.UnitPeakRSSMB},
+		{Value: float64(best.tr.mem.processPeak(ru.Maxrss)) / (1 << 20), Unit: results.UnitPeakRSSMB},
 	}
+	figs = append(figs, best.tr.mem.metrics()...)
 	tried := make([]string, len(s.tried))
 	for i, o := range s.tried {
 		tried[i] = o.String()
@@ -155,6 +156,7 @@ func (s *search) try(ctx context.Context, rate int) (trialOutcome, error) {
 	if err != nil {
 		return o, err
 	}
+	defer t.close()
 	tr, err := runTrial(ctx, &tc, s.cl, t, rungargs.TrialReadBy(tc.Warmup, tc.Duration))
 	switch {
 	case errors.Is(err, errTooSlow):

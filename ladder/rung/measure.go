@@ -34,7 +34,8 @@ type measurement struct {
 	cpu      time.Duration
 	goBytes  uint64
 	goAllocs uint64
-	peakRSS  int64 // bytes
+	peakRSS  int64    // bytes, the process's
+	mem      memSplit // the harness's and the path's (rss_linux.go)
 	fault    []results.Metric
 	wake     []results.Metric
 }
@@ -53,9 +54,11 @@ func (m *measurement) metrics() []results.Metric {
 		{Value: float64(m.goBytes) / recs, Unit: results.UnitBytesPerRec},
 		{Value: float64(m.goAllocs) / recs, Unit: results.UnitAllocsPerRec},
 		{Value: float64(m.peakRSS) / (1 << 20), Unit: results.UnitPeakRSSMB},
-		{Value: ms(m.startup), Unit: results.UnitStartupMs},
-		{Value: ms(m.window), Unit: results.UnitWindowMs},
 	}
+	out = append(out, m.mem.metrics()...)
+	out = append(out,
+		results.Metric{Value: ms(m.startup), Unit: results.UnitStartupMs},
+		results.Metric{Value: ms(m.window), Unit: results.UnitWindowMs})
 	if st.NonEmpty > 0 {
 		out = append(out, results.Metric{Value: recs / float64(st.NonEmpty), Unit: results.UnitRecPerCrossing})
 	}
@@ -68,6 +71,12 @@ func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1e3 }
 // measure is a plain cell's measured read: open the path, read the whole
 // corpus with every batch checked (checker), then the cell's claims.
 func measure(ctx context.Context, c *rungargs.Cell, mem *countingAllocator, t *target) (*measurement, error) {
+	// the harness first, then its memory (rss_linux.go)
+	v := t.verifier(c.Batch)
+	mark, err := markHarness()
+	if err != nil {
+		return nil, err
+	}
 	t0 := time.Now()
 	r, err := source.Open(ctx, source.Config{
 		Path: consume.Path(c.Path), Bootstrap: c.Bootstrap, Props: c.Props, Topic: c.Topic,
@@ -93,7 +102,6 @@ func measure(ctx context.Context, c *rungargs.Cell, mem *countingAllocator, t *t
 		return nil, err
 	}
 	defer fault.close()
-	v := t.verifier(c.Batch)
 	ck := newChecker(v, behind(c.Batch))
 	defer ck.wait() // on a failure: end the checksum goroutine, release its batches
 	// The window runs from the first record to the last batch's arrival
@@ -133,6 +141,10 @@ func measure(ctx context.Context, c *rungargs.Cell, mem *countingAllocator, t *t
 	}
 	cpu1 := cpuTime()
 	runtime.ReadMemStats(&ms1)
+	split, err := mark.split(mem)
+	if err != nil {
+		return nil, err
+	}
 	woke, err := fig.figures()
 	if err != nil {
 		return nil, err
@@ -162,7 +174,8 @@ func measure(ctx context.Context, c *rungargs.Cell, mem *countingAllocator, t *t
 		cpu:      cpu1 - cpu0,
 		goBytes:  ms1.TotalAlloc - ms0.TotalAlloc,
 		goAllocs: ms1.Mallocs - ms0.Mallocs,
-		peakRSS:  ru.Maxrss * 1024,
+		peakRSS:  split.processPeak(ru.Maxrss),
+		mem:      split,
 		fault:    fault.metrics(),
 		wake:     woke,
 	}, nil

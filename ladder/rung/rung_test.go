@@ -99,11 +99,18 @@ func TestRunPrintsBenchfmtPerPath(t *testing.T) {
 				t.Errorf("iters %d, want %d", r.Iters, records)
 			}
 			got := r.Units()
-			for _, u := range []string{"rec/s", "MB/s", "ns/rec", "cpu-ns/rec", "B/rec", "allocs/rec", "peak-RSS-MB", "startup-ms", "window-ms"} {
+			for _, u := range []string{"rec/s", "MB/s", "ns/rec", "cpu-ns/rec", "B/rec", "allocs/rec", "peak-RSS-MB", "path-peak-RSS-MB", "harness-RSS-MB", "arrow-peak-MB", "startup-ms", "window-ms"} {
 				if v, ok := got[u]; !ok || v < 0 || (u == "rec/s" && v <= 0) {
 					t.Errorf("metric %s = %v (present %v)", u, v, ok)
 				}
 			}
+			// the process's peak split at the path's open: both sides
+			// hold something, and the path held Arrow buffers
+			if got["harness-RSS-MB"] <= 0 || got["path-peak-RSS-MB"] <= 0 || got["arrow-peak-MB"] <= 0 {
+				t.Errorf("harness-RSS-MB %v, path-peak-RSS-MB %v, arrow-peak-MB %v: want all above 0",
+					got["harness-RSS-MB"], got["path-peak-RSS-MB"], got["arrow-peak-MB"])
+			}
+			t.Logf("peak-RSS-MB %.1f = harness %.1f + path %.1f (arrow peak %.2f)", got["peak-RSS-MB"], got["harness-RSS-MB"], got["path-peak-RSS-MB"], got["arrow-peak-MB"])
 			// Every batch's check but the last lies inside the window, so
 			// the verify share is positive and below the whole.
 			if v := got["verify-ns/rec"]; !(v > 0 && v < got["ns/rec"]) {

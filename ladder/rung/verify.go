@@ -20,10 +20,10 @@ import (
 type verifier struct {
 	batch      int
 	partitions int
-	expected   []uint64 // by corpus index, tombstones as their NullHash
+	exp        *hashWindows // each record's row hash, tombstones their NullHash
 	layout     *workloads.Layout
-	clean      bool   // round-robin, no transactions: index = off*P + p
-	aborted    []bool // by corpus index; nil without transactions
+	clean      bool // round-robin, no transactions: index = off*P + p
+	txns       bool // the layout has transactions: aborted records
 	last       []int64
 	split      []int64 // the last batch's split position
 	rows       int64
@@ -39,6 +39,7 @@ type verifier struct {
 	// probe-1 at offsets 0 .. probe-1 (expectAdded); their rows are
 	// verified as the corpus's and counted in addedRows, not rows
 	added, probe int
+	probeHashes  []uint64 // the hashes of records 0 .. probe-1
 	addedRows    int64
 	// live: a live read's batches may be short anywhere (the linger
 	// rule), and each partition's offsets must follow each other without
@@ -46,28 +47,15 @@ type verifier struct {
 	live bool
 }
 
-// newVerifier verifies against expected (the corpus's row hashes) placed by
-// layout; tombstones' hashes are replaced by null(i) here (the corpus's
-// NullHash).
-func newVerifier(batch int, l *workloads.Layout, null func(i int) uint64, expected []uint64) *verifier {
-	v := &verifier{batch: batch, partitions: l.Partitions(), expected: expected, layout: l,
-		clean: l.Shape() == workloads.Shape{}, last: make([]int64, l.Partitions()), maxShorts: 1}
+// newVerifier verifies against exp (the corpus's row hashes, tombstones'
+// their NullHash) placed by layout. What it holds does not grow with the
+// record count: exp reads the hashes in windows, and the layout answers
+// where each record is and whether it is committed from its seed.
+func newVerifier(batch int, l *workloads.Layout, exp *hashWindows) *verifier {
+	v := &verifier{batch: batch, partitions: l.Partitions(), exp: exp, layout: l,
+		clean: l.Shape() == workloads.Shape{}, txns: l.Txns() > 0, last: make([]int64, l.Partitions()), maxShorts: 1}
 	for p := range v.last {
 		v.last[p] = -1
-	}
-	if l.Shape().Nulls > 0 {
-		v.expected = append([]uint64(nil), expected...)
-		for i := range v.expected {
-			if l.Null(i) {
-				v.expected[i] = null(i)
-			}
-		}
-	}
-	if l.Txns() > 0 {
-		v.aborted = make([]bool, l.Count())
-		for i := range v.aborted {
-			v.aborted[i] = !l.Committed(i)
-		}
 	}
 	return v
 }
@@ -75,9 +63,13 @@ func newVerifier(batch int, l *workloads.Layout, null func(i int) uint64, expect
 // expectAdded prepares v for added partitions, each written with the
 // corpus's first probe records (a discover cell's); before any batch.
 func (v *verifier) expectAdded(added, probe int) {
-	v.added, v.probe = added, min(probe, len(v.expected))
+	v.added, v.probe = added, min(probe, v.layout.Count())
 	for range added {
 		v.last = append(v.last, -1)
+	}
+	v.probeHashes = make([]uint64, v.probe)
+	for k := range v.probeHashes {
+		v.probeHashes[k] = v.exp.direct(k)
 	}
 }
 
@@ -110,7 +102,7 @@ func (v *verifier) index(p int32, off int64) (int, error) {
 	}
 	if v.clean {
 		id := off*int64(v.partitions) + int64(p)
-		if off < 0 || p < 0 || int(p) >= v.partitions || id >= int64(len(v.expected)) {
+		if off < 0 || p < 0 || int(p) >= v.partitions || id >= int64(v.layout.Count()) {
 			return 0, fmt.Errorf("partition %d offset %d is outside the corpus", p, off)
 		}
 		return int(id), nil
@@ -122,10 +114,24 @@ func (v *verifier) index(p int32, off int64) (int, error) {
 	switch {
 	case !ok:
 		return 0, fmt.Errorf("partition %d offset %d is a control record (transaction marker), delivered as data", p, off)
-	case v.aborted != nil && v.aborted[id]:
+	case v.txns && !v.layout.Committed(id):
 		return 0, fmt.Errorf("partition %d offset %d is a record of an aborted transaction, delivered under read_committed", p, off)
 	}
 	return id, nil
+}
+
+// hash is the row hash the record id at (p, off) must decode to: from the
+// partition's window (its common case inlined: once per row), or for an
+// added partition the probe's.
+func (v *verifier) hash(p int32, off int64, id int) (uint64, error) {
+	if int(p) >= v.partitions {
+		return v.probeHashes[id], nil
+	}
+	w := v.exp
+	if k := off - w.base[p]; uint64(k) < uint64(len(w.hashes[p])) {
+		return w.hashes[p][k], nil
+	}
+	return w.at(p, off, id)
 }
 
 // check verifies a batch in full: its positions, then its checksum.
@@ -168,6 +174,7 @@ func (v *verifier) positions(b *consume.Batch) (uint64, error) {
 	}
 	var want uint64
 	added := 0
+	w := v.exp
 	for i, p := range b.Partitions {
 		if int(p) >= v.partitions {
 			added++
@@ -184,8 +191,20 @@ func (v *verifier) positions(b *consume.Batch) (uint64, error) {
 		if b.Offsets[i] <= v.last[p] {
 			return 0, fmt.Errorf("batch %d row %d: partition %d offset %d after offset %d (out of order or repeated)", v.batches, i, p, b.Offsets[i], v.last[p])
 		}
-		v.last[p] = b.Offsets[i]
-		want += v.expected[id]
+		off := b.Offsets[i]
+		v.last[p] = off
+		// the window's common case inline (hash has the rest)
+		if int(p) < v.partitions {
+			if k := off - w.base[p]; uint64(k) < uint64(len(w.hashes[p])) {
+				want += w.hashes[p][k]
+				continue
+			}
+		}
+		h, err := v.hash(p, off, id)
+		if err != nil {
+			return 0, fmt.Errorf("batch %d row %d: %w", v.batches, i, err)
+		}
+		want += h
 	}
 	if v.layout.Shape().Nulls > 0 {
 		v.nulls += int64(nullRows(b))
@@ -249,7 +268,7 @@ func (v *verifier) checkEnd(st consume.Stats, start, stop []int64) error {
 	for p := range v.partitions {
 		for off := start[p]; off < stop[p] && off < v.layout.End(p); off++ {
 			id, ok := v.layout.At(int32(p), off)
-			if !ok || (v.aborted != nil && v.aborted[id]) {
+			if !ok || (v.txns && !v.layout.Committed(id)) {
 				continue
 			}
 			want.Records++
@@ -284,7 +303,11 @@ func (v *verifier) mismatch(rec arrow.RecordBatch, k int64, parts []int32, offs 
 	bad, first := 0, -1
 	for i, p := range parts {
 		id, _ := v.index(p, offs[i])
-		if workloads.RowHash(rec, i) != v.expected[id] {
+		h := v.exp.direct(id)
+		if int(p) >= v.partitions {
+			h = v.probeHashes[id]
+		}
+		if workloads.RowHash(rec, i) != h {
 			if bad++; first < 0 {
 				first = i
 			}

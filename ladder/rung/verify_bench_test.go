@@ -1,6 +1,7 @@
 package rung
 
 import (
+	"os"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -14,11 +15,11 @@ import (
 // records per partition, offsets rising within each partition across
 // batches.
 type laidOut struct {
-	codec    workloads.Codec
-	corpus   *workloads.Corpus
-	layout   *workloads.Layout
-	expected []uint64
-	batches  []*consume.Batch
+	codec   workloads.Codec
+	corpus  *workloads.Corpus
+	layout  *workloads.Layout
+	hashes  *os.File
+	batches []*consume.Batch
 }
 
 func layOut(tb testing.TB, f workloads.Format, mem memory.Allocator, n, batch, run int) *laidOut {
@@ -37,9 +38,14 @@ func layOut(tb testing.TB, f workloads.Format, mem memory.Allocator, n, batch, r
 	if lo.layout, err = workloads.NewLayout(1, count, parts, workloads.Shape{}); err != nil {
 		tb.Fatal(err)
 	}
-	if lo.expected, err = expectedHashes(lo.corpus, ""); err != nil {
+	path, _, err := hashFile(lo.corpus, tb.TempDir())
+	if err != nil {
 		tb.Fatal(err)
 	}
+	if lo.hashes, err = openHashes(path, lo.corpus); err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { lo.hashes.Close() })
 	next := make([]int64, parts)
 	var msg []byte
 	for k := range n {
@@ -71,7 +77,7 @@ func layOut(tb testing.TB, f workloads.Format, mem memory.Allocator, n, batch, r
 }
 
 func (lo *laidOut) verifier(batch int) *verifier {
-	return newVerifier(batch, lo.layout, lo.corpus.NullHash, lo.expected)
+	return newVerifier(batch, lo.layout, newWindows(lo.hashes, lo.corpus, lo.layout))
 }
 
 // BenchmarkCheck is the rung's verification per row (verify-ns/rec's CPU

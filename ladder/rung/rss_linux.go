@@ -1,0 +1,116 @@
+package rung
+
+import (
+	"fmt"
+	"os"
+	"runtime/debug"
+	"strconv"
+	"strings"
+
+	"github.com/fastpathlab/fplab/results"
+)
+
+// The path's memory apart from the harness's. A cell's process holds both:
+// the harness (the corpus generator, the hash windows, the checker) and
+// the path (its client's queues and buffers, the decoders, the Arrow
+// batches in flight). The harness sets itself up first and does not grow
+// after (its windows are bounded and filled before the read), so the
+// split is taken at the path's open (rssMark): the resident set then is
+// the harness's, and the peak resident set from then on, less that, is
+// the path's. Linux keeps the peak (VmHWM) and lets a process reset it to
+// the current resident set (clear_refs 5), which is what makes the peak
+// the read's own rather than the set-up's.
+
+// rssMark is the resident set when the path opens.
+type rssMark struct {
+	harness int64 // bytes resident before the path opened
+}
+
+// markHarness returns the mark taken just before a path opens: the Go
+// heap's garbage collected and returned to the system first, so what is
+// resident is what the harness holds, then the peak reset.
+func markHarness() (rssMark, error) {
+	debug.FreeOSMemory()
+	rss, _, err := readRSS()
+	if err != nil {
+		return rssMark{}, err
+	}
+	if err := os.WriteFile("/proc/self/clear_refs", []byte("5"), 0); err != nil {
+		return rssMark{}, fmt.Errorf("reset the peak resident set: %w", err)
+	}
+	return rssMark{harness: rss}, nil
+}
+
+// pathPeak is the path's peak resident set since the mark: the process's
+// peak since then less the harness's resident set at the mark.
+func (m rssMark) pathPeak() (int64, error) {
+	_, hwm, err := readRSS()
+	if err != nil {
+		return 0, err
+	}
+	return max(hwm-m.harness, 0), nil
+}
+
+// readRSS is the process's resident set and its peak (VmRSS, VmHWM), bytes.
+func readRSS() (rss, hwm int64, err error) {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0, 0, fmt.Errorf("resident set: %w", err)
+	}
+	rss, hwm = -1, -1
+	for _, line := range strings.Split(string(b), "\n") {
+		k, v, ok := strings.Cut(line, ":")
+		if !ok || (k != "VmRSS" && k != "VmHWM") {
+			continue
+		}
+		f := strings.Fields(v)
+		if len(f) != 2 || f[1] != "kB" {
+			return 0, 0, fmt.Errorf("resident set: /proc/self/status line %q", line)
+		}
+		n, err := strconv.ParseInt(f[0], 10, 64)
+		if err != nil {
+			return 0, 0, fmt.Errorf("resident set: /proc/self/status line %q", line)
+		}
+		if k == "VmRSS" {
+			rss = n << 10
+		} else {
+			hwm = n << 10
+		}
+	}
+	if rss < 0 || hwm < 0 {
+		return 0, 0, fmt.Errorf("resident set: no VmRSS and VmHWM in /proc/self/status")
+	}
+	return rss, hwm, nil
+}
+
+// memSplit is a read's memory, bytes: the harness's resident set at the
+// path's open, the path's peak resident set since, and the most Arrow
+// bytes the path's batches held at once (countingAllocator).
+type memSplit struct {
+	harness, path, arrow int64
+}
+
+// split ends the mark at the read's end: the path's peak since it, and
+// the Arrow peak of mem.
+func (m rssMark) split(mem *countingAllocator) (memSplit, error) {
+	path, err := m.pathPeak()
+	if err != nil {
+		return memSplit{}, err
+	}
+	return memSplit{harness: m.harness, path: path, arrow: mem.peak.Load()}, nil
+}
+
+// processPeak is the process's peak resident set, bytes, from its
+// ru_maxrss (KiB): that lags the kernel's own peak (VmHWM) by a page
+// table update, so it is at least the harness's and the path's together.
+func (s memSplit) processPeak(maxrssKiB int64) int64 {
+	return max(maxrssKiB<<10, s.harness+s.path)
+}
+
+func (s memSplit) metrics() []results.Metric {
+	return []results.Metric{
+		{Value: float64(s.path) / (1 << 20), Unit: results.UnitPathPeakRSSMB},
+		{Value: float64(s.harness) / (1 << 20), Unit: results.UnitHarnessRSSMB},
+		{Value: float64(s.arrow) / (1 << 20), Unit: results.UnitArrowPeakMB},
+	}
+}
