@@ -50,6 +50,7 @@ type Event struct {
 	// ckpt-failed, error
 	Err string `json:"err,omitempty"`
 	// done: the reader process's memory (ReaderOptions.Memory), bytes
+	PeakBytes    int64 `json:"peak_bytes,omitempty"`
 	HarnessBytes int64 `json:"harness_bytes,omitempty"`
 	PathBytes    int64 `json:"path_bytes,omitempty"`
 	ArrowBytes   int64 `json:"arrow_bytes,omitempty"`

@@ -99,7 +99,7 @@ func (inc *incarnation) handle(ev *Event, res *Result) error {
 		}
 	case EvDone:
 		inc.done, inc.doneT = true, ev.T
-		res.Memory = res.Memory.max(Memory{Harness: ev.HarnessBytes, Path: ev.PathBytes, Arrow: ev.ArrowBytes})
+		res.Memory = res.Memory.max(Memory{Peak: ev.PeakBytes, Harness: ev.HarnessBytes, Path: ev.PathBytes, Arrow: ev.ArrowBytes})
 	case EvError:
 		inc.errMsg = ev.Err
 	default:

@@ -11,10 +11,10 @@ import (
 // readers that finished; a reader without the hook reports none.
 func TestDoneCarriesMemory(t *testing.T) {
 	var res Result
-	for i, m := range []Memory{{Harness: 50, Path: 300, Arrow: 20}, {Harness: 70, Path: 200, Arrow: 30}, {}} {
+	for i, m := range []Memory{{Peak: 400, Harness: 50, Path: 300, Arrow: 20}, {Peak: 300, Harness: 70, Path: 200, Arrow: 30}, {}} {
 		var buf bytes.Buffer
 		ew := &eventWriter{w: &buf}
-		if err := ew.emit(&Event{Ev: EvDone, T: 1, Rec: 5, HarnessBytes: m.Harness, PathBytes: m.Path, ArrowBytes: m.Arrow}); err != nil {
+		if err := ew.emit(&Event{Ev: EvDone, T: 1, Rec: 5, PeakBytes: m.Peak, HarnessBytes: m.Harness, PathBytes: m.Path, ArrowBytes: m.Arrow}); err != nil {
 			t.Fatal(err)
 		}
 		var ev Event
@@ -26,7 +26,7 @@ func TestDoneCarriesMemory(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if want := (Memory{Harness: 70, Path: 300, Arrow: 30}); res.Memory != want {
+	if want := (Memory{Peak: 400, Harness: 70, Path: 300, Arrow: 30}); res.Memory != want {
 		t.Errorf("result memory %+v, want %+v", res.Memory, want)
 	}
 }

@@ -228,7 +228,7 @@ func (rd *reader) run(ctx context.Context, r consume.Reader) error {
 		if err != nil {
 			return err
 		}
-		done.HarnessBytes, done.PathBytes, done.ArrowBytes = m.Harness, m.Path, m.Arrow
+		done.PeakBytes, done.HarnessBytes, done.PathBytes, done.ArrowBytes = m.Peak, m.Harness, m.Path, m.Arrow
 	}
 	return rd.ev.emit(done)
 }

@@ -207,14 +207,15 @@ func percentile(v []time.Duration, p int) time.Duration {
 	return s[max(rank, 1)-1]
 }
 
-// Memory is a reader process's memory, bytes: what the harness held
-// resident when the path opened, the path's peak resident set from then
-// on, and the most bytes its Arrow buffers held at once.
+// Memory is a reader process's memory, bytes: its own peak resident set,
+// what the harness held resident when the path opened, the path's peak
+// resident set from then on, and the most bytes its Arrow buffers held at
+// once.
 type Memory struct {
-	Harness, Path, Arrow int64
+	Peak, Harness, Path, Arrow int64
 }
 
 // max is the larger of each figure of m and o.
 func (m Memory) max(o Memory) Memory {
-	return Memory{Harness: max(m.Harness, o.Harness), Path: max(m.Path, o.Path), Arrow: max(m.Arrow, o.Arrow)}
+	return Memory{Peak: max(m.Peak, o.Peak), Harness: max(m.Harness, o.Harness), Path: max(m.Path, o.Path), Arrow: max(m.Arrow, o.Arrow)}
 }

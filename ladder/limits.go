@@ -34,9 +34,14 @@ const (
 	// record (memory.go; 352 B for bid json and raw) 50M records are 16 GiB
 	// per corpus, against the 24 GiB of the lab VM; the corpora of a run
 	// together are held to the host's memory when it starts
-	// (checkHostMemory). Each child also holds 8 bytes of expected hash per
-	// record (workloads.Hashes). The largest shipped spec uses 16M.
+	// (checkHostMemory). A cell holds nothing per record: its verifier
+	// reads the expected hashes from a file in windows (ladder/rung/window.go).
 	maxRecords = 50_000_000
+	// maxKafkaRecords bounds the corpus of a spec whose cells all run on
+	// real Kafka, which keeps it on disk (the run's disk estimate, disk.go,
+	// is checked against the free space before it starts): the bound is
+	// the hash cache's (8 bytes a record, 1.6 GB) and the load's time.
+	maxKafkaRecords = 200_000_000
 	// maxSizedBytes bounds records x size for scaled records (size above
 	// 100): an embedded broker holds the corpus in memory, and 16 KiB
 	// records at the default record counts would be tens of GB.
@@ -148,12 +153,15 @@ func checkBounds(s *Spec) error {
 		field     string
 		n, lo, hi int
 	}{
-		{"records", s.Records, minRecords, maxRecords},
+		{"records", s.Records, minRecords, s.maxRecords()},
 		{"repetitions", s.Repetitions, 1, maxRounds},
 		{"warmup", s.Warmup, 0, maxRounds},
 		{"partitions", s.Partitions, 1, maxPartitions},
 		{"failures", s.Failures, 0, maxFailures},
 	} {
+		if v.field == "records" && v.n > v.hi && v.hi < maxKafkaRecords {
+			return fieldErrorf(v.field, "%d is over the bound of %d for embedded cells (an embedded broker holds the corpus in memory); a spec on cluster kafka alone may read up to %d", v.n, v.hi, maxKafkaRecords)
+		}
 		if v.n < v.lo || v.n > v.hi {
 			return fieldErrorf(v.field, "%d is out of %d..%d", v.n, v.lo, v.hi)
 		}
@@ -355,4 +363,19 @@ func checkBrokerKill(s *Spec, cells []cell.Cell) error {
 		return fieldErrorf(field, "selects no cell of the expansion (%s)", mapString(s.BrokerKill))
 	}
 	return nil
+}
+
+// maxRecords is the bound on s's corpus: maxKafkaRecords when every
+// cluster it lists is real Kafka, else maxRecords, what an embedded
+// broker holds in memory.
+func (s *Spec) maxRecords() int {
+	if len(s.Cluster) == 0 {
+		return maxRecords
+	}
+	for _, c := range s.Cluster {
+		if c != cell.ClusterKafka {
+			return maxRecords
+		}
+	}
+	return maxKafkaRecords
 }

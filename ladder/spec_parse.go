@@ -197,7 +197,8 @@ func (p *specParser) field(s *Spec, k, v *yaml.Node) error {
 	case "calibrate":
 		s.Calibrate, err = p.axisMap(f, v)
 	case "records":
-		s.Records, err = p.upTo(f, v, 1, maxRecords, "what the embedded broker holds in memory, ladder/limits.go")
+		// maxRecords unless every cell is on real Kafka (Spec.maxRecords)
+		s.Records, err = p.upTo(f, v, 1, maxKafkaRecords, "the hash cache and the load's time on real Kafka, ladder/limits.go")
 	case "repetitions":
 		s.Repetitions, err = p.upTo(f, v, 1, maxRounds, "rounds are laid out in memory before the run starts")
 	case "warmup":

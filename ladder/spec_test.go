@@ -168,7 +168,9 @@ func TestSpecErrors(t *testing.T) {
 		{"warmup over the bound", with("seed", "seed: 7\nwarmup: 1001"),
 			`x.yaml:12: warmup: 1001 is over the bound of 1000 (rounds are laid out in memory before the run starts)`},
 		{"records over the bound", with("records", "records: 1_000_000_000"),
-			`x.yaml:8: records: 1000000000 is over the bound of 50000000 (what the embedded broker holds in memory, ladder/limits.go)`},
+			`x.yaml:8: records: 1000000000 is over the bound of 200000000 (the hash cache and the load's time on real Kafka, ladder/limits.go)`},
+		{"records over the embedded bound", with("records", "records: 60_000_000"),
+			`x.yaml:8: records: 60000000 is over the bound of 50000000 for embedded cells (an embedded broker holds the corpus in memory); a spec on cluster kafka alone may read up to 200000000`},
 		{"partitions over the bound", with("seed", "seed: 7\npartitions: 1025"),
 			`x.yaml:12: partitions: 1025 is over the bound of 1024 (the loader and every reader refuse more)`},
 		{"failures over the bound", with("seed", "seed: 7\ncheckpoint: 1s\nfailures: 10001"),
@@ -435,5 +437,19 @@ func TestEveryClosedAxisHasASpecField(t *testing.T) {
 		if cell.Values(k) != nil && s.closedAxis(k) == nil {
 			t.Errorf("axis %s has values but no Spec field", k)
 		}
+	}
+}
+
+// TestKafkaRecordsBound: a spec on real Kafka alone may read past the
+// embedded bound of records; one with an embedded cell may not.
+func TestKafkaRecordsBound(t *testing.T) {
+	src := "name: big\npath: [fast]\nformat: [raw]\nbatch: [8192]\nbrokers: [1]\nalloc: [go]\ncrc: [off]\n" +
+		"cluster: [kafka]\nrecords: 64_000_000\nrepetitions: 1\ntimeout: 600s\nseed: 42\n"
+	s, err := ParseSpec("k.yaml", []byte(src))
+	if err != nil || s.Records != 64_000_000 {
+		t.Fatalf("%v", err)
+	}
+	if _, err := ParseSpec("k.yaml", []byte(strings.Replace(src, "[kafka]", "[kafka, embedded]", 1))); err == nil || !strings.Contains(err.Error(), "for embedded cells") {
+		t.Errorf("64M records with an embedded cell: %v", err)
 	}
 }

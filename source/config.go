@@ -244,6 +244,9 @@ func librdkafkaConfig(c *Config) map[string]string {
 		"auto.offset.reset":        "error",
 		"isolation.level":          "read_committed",
 	}
+	for k, v := range rdkBuffering {
+		m[k] = v
+	}
 	if c.Stats > 0 {
 		m["statistics.interval.ms"] = fmt.Sprint(c.Stats.Milliseconds())
 	}

@@ -45,6 +45,7 @@ func openFranz(ctx context.Context, cfg *Config) (*franzReader, error) {
 		kgo.RetryTimeout(cfg.Timeout),
 		kgo.RequestTimeoutOverhead(cfg.Timeout),
 	}
+	opts = append(opts, franzBufferingOpts()...)
 	if sasl != nil {
 		opts = append(opts, sasl)
 	}
@@ -282,6 +283,7 @@ func (r *franzReader) Assertions() (consume.Assertions, error) {
 		CheckCRCs:       !v,
 		CheckCRCsSource: fmt.Sprintf("kgo Client.OptValue(DisableFetchCRCValidation) = %v", v),
 		Decoder:         r.decoder,
+		Buffering:       franzBuffering(r.cl),
 	}, nil
 }
 

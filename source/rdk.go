@@ -261,10 +261,15 @@ func (r *rdkConsumer) assertions() (consume.Assertions, error) {
 	if err != nil {
 		return consume.Assertions{}, err
 	}
+	buf, err := r.buffering()
+	if err != nil {
+		return consume.Assertions{}, err
+	}
 	return consume.Assertions{
 		Client:          ClientOf(consume.PathFast),
 		CheckCRCs:       v == "true",
 		CheckCRCsSource: "rd_kafka_conf_get(rd_kafka_conf(rk), \"check.crcs\") = " + v,
+		Buffering:       buf,
 	}, nil
 }
 

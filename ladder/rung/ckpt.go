@@ -86,7 +86,7 @@ func runReader(ctx context.Context, c *rungargs.Cell, mem *countingAllocator, t 
 		Subtasks: source.SubtasksOf(r), // what the reader runs, not what it was asked
 		Memory: func() (checkpointcost.Memory, error) {
 			s, err := mark.split(mem)
-			return checkpointcost.Memory{Harness: s.harness, Path: s.path, Arrow: s.arrow}, err
+			return checkpointcost.Memory{Peak: s.process, Harness: s.harness, Path: s.path, Arrow: s.arrow}, err
 		},
 	}
 	if c.Failures == 0 {
@@ -182,7 +182,7 @@ func runSupervised(ctx context.Context, c *rungargs.Cell, b Build, cl clusters.C
 		{Value: res.RecPerSec(), Unit: results.UnitRecPerSec},
 		{Value: float64(res.Window.Nanoseconds()) / recs, Unit: results.UnitNsPerRec},
 		{Value: float64(cpu.Nanoseconds()) / recs, Unit: results.UnitCPUNsPerRec},
-		{Value: float64(ru.Maxrss) / 1024, Unit: results.UnitPeakRSSMB},
+		{Value: float64(res.Memory.Peak) / (1 << 20), Unit: results.UnitPeakRSSMB},
 		{Value: float64(res.Memory.Path) / (1 << 20), Unit: results.UnitPathPeakRSSMB},
 		{Value: float64(res.Memory.Harness) / (1 << 20), Unit: results.UnitHarnessRSSMB},
 		{Value: float64(res.Memory.Arrow) / (1 << 20), Unit: results.UnitArrowPeakMB},

@@ -68,7 +68,7 @@ func runGoPath(ctx context.Context, c *rungargs.Cell, b Build, w io.Writer) erro
 	if err := checkBalanced(mem); err != nil {
 		return err
 	}
-	return WriteResult(w, c, b, m.asserts.Client, m.stats.Records, m.metrics())
+	return WriteResult(w, c, b, m.asserts.Client, m.stats.Records, m.metrics(), [2]string{"client-buffering", m.asserts.Buffering})
 }
 
 // newTarget is what c reads: its corpus of c.Records records placed by its

@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"strconv"
-	"syscall"
 	"time"
 
 	"github.com/fastpathlab/fplab/alloc"
@@ -32,15 +31,13 @@ func runLive(ctx context.Context, c *rungargs.Cell, b Build, cl clusters.Cluster
 	if err := writeLive(c, c.Rate, tr.rec); err != nil {
 		return err
 	}
-	var ru syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	figs := liveFigures(c, tr.rec, tr.cpu, tr.stats.Records, tr.mem.processPeak(ru.Maxrss)>>10, tr.prod, tr.compressed)
+	figs := liveFigures(c, tr.rec, tr.cpu, tr.stats.Records, tr.mem.process>>10, tr.prod, tr.compressed)
 	figs = append(figs, tr.mem.metrics()...)
 	if st := tr.stats; st.NonEmpty > 0 {
 		figs = append(figs, results.Metric{Value: float64(st.Records) / float64(st.NonEmpty), Unit: results.UnitRecPerCrossing})
 	}
 	figs = append(figs, tr.wake...)
-	cfg := [][2]string{{"live-topic", tr.topic}, {"producer", producerName}}
+	cfg := [][2]string{{"live-topic", tr.topic}, {"producer", producerName}, {"client-buffering", tr.buffering}}
 	if tr.rdk != nil {
 		line, err := tr.rdk.write(c, tr.stats)
 		if err != nil {
@@ -58,7 +55,9 @@ type liveTrial struct {
 	prod   producerReport
 	stats  consume.Stats
 	client string
-	cpu    time.Duration // the reader process's, from the producer's start
+	// buffering is the client's prefetch bounds (Assertions.Buffering)
+	buffering string
+	cpu       time.Duration // the reader process's, from the producer's start
 	// rdk holds librdkafka's statistics of a measured librdkafka live
 	// cell, nil otherwise (sampleStats)
 	rdk *rdkStats
@@ -133,7 +132,7 @@ func runTrial(ctx context.Context, c *rungargs.Cell, cl clusters.Cluster, t *tar
 	if err != nil {
 		return nil, err
 	}
-	tr.client = as.Client
+	tr.client, tr.buffering = as.Client, as.Buffering
 	if err := checkPath(c, tr.stats, as); err != nil {
 		return nil, err
 	}

@@ -34,8 +34,7 @@ type measurement struct {
 	cpu      time.Duration
 	goBytes  uint64
 	goAllocs uint64
-	peakRSS  int64    // bytes, the process's
-	mem      memSplit // the harness's and the path's (rss_linux.go)
+	mem      memSplit // the process's, the harness's and the path's (rss_linux.go)
 	fault    []results.Metric
 	wake     []results.Metric
 }
@@ -53,7 +52,7 @@ func (m *measurement) metrics() []results.Metric {
 		{Value: float64(m.verify.Nanoseconds()) / recs, Unit: results.UnitVerifyNsPerRec},
 		{Value: float64(m.goBytes) / recs, Unit: results.UnitBytesPerRec},
 		{Value: float64(m.goAllocs) / recs, Unit: results.UnitAllocsPerRec},
-		{Value: float64(m.peakRSS) / (1 << 20), Unit: results.UnitPeakRSSMB},
+		{Value: float64(m.mem.process) / (1 << 20), Unit: results.UnitPeakRSSMB},
 	}
 	out = append(out, m.mem.metrics()...)
 	out = append(out,
@@ -164,8 +163,6 @@ func measure(ctx context.Context, c *rungargs.Cell, mem *countingAllocator, t *t
 	if !last.After(st.First) {
 		return nil, fmt.Errorf("empty measured window (%d records arrived in one instant)", st.Records)
 	}
-	var ru syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	return &measurement{
 		stats: st, asserts: as,
 		startup:  st.First.Sub(t0),
@@ -174,7 +171,6 @@ func measure(ctx context.Context, c *rungargs.Cell, mem *countingAllocator, t *t
 		cpu:      cpu1 - cpu0,
 		goBytes:  ms1.TotalAlloc - ms0.TotalAlloc,
 		goAllocs: ms1.Mallocs - ms0.Mallocs,
-		peakRSS:  split.processPeak(ru.Maxrss),
 		mem:      split,
 		fault:    fault.metrics(),
 		wake:     woke,

@@ -6,6 +6,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/fastpathlab/fplab/results"
 )
@@ -20,6 +21,18 @@ import (
 // the path's. Linux keeps the peak (VmHWM) and lets a process reset it to
 // the current resident set (clear_refs 5), which is what makes the peak
 // the read's own rather than the set-up's.
+//
+// The process's own peak (peak-RSS-MB) is read the same way, from VmHWM,
+// never from getrusage's ru_maxrss: Linux folds the peak of the memory a
+// process image replaces into ru_maxrss at execve, and a child the Go
+// runtime starts shares its parent's memory until then (CLONE_VM), so a
+// cell's ru_maxrss was at least the ladder's resident set when it
+// started the cell (200 MB for every cell of a run whose own peak was
+// 160 MB; the ladder grows with the corpora it loads).
+
+// procPeak is the largest VmHWM this process has read before it reset it
+// (markHarness) or since (split): its peak across resets.
+var procPeak atomic.Int64
 
 // rssMark is the resident set when the path opens.
 type rssMark struct {
@@ -31,10 +44,11 @@ type rssMark struct {
 // resident is what the harness holds, then the peak reset.
 func markHarness() (rssMark, error) {
 	debug.FreeOSMemory()
-	rss, _, err := readRSS()
+	rss, hwm, err := readRSS()
 	if err != nil {
 		return rssMark{}, err
 	}
+	raisePeak(hwm)
 	if err := os.WriteFile("/proc/self/clear_refs", []byte("5"), 0); err != nil {
 		return rssMark{}, fmt.Errorf("reset the peak resident set: %w", err)
 	}
@@ -48,7 +62,29 @@ func (m rssMark) pathPeak() (int64, error) {
 	if err != nil {
 		return 0, err
 	}
+	raisePeak(hwm)
 	return max(hwm-m.harness, 0), nil
+}
+
+// raisePeak keeps hwm in procPeak when it is above it.
+func raisePeak(hwm int64) {
+	for {
+		p := procPeak.Load()
+		if hwm <= p || procPeak.CompareAndSwap(p, hwm) {
+			return
+		}
+	}
+}
+
+// processPeak is this process's peak resident set, bytes, across the
+// resets of its peak (the kernel's VmHWM now, and before each reset).
+func processPeak() (int64, error) {
+	_, hwm, err := readRSS()
+	if err != nil {
+		return 0, err
+	}
+	raisePeak(hwm)
+	return procPeak.Load(), nil
 }
 
 // readRSS is the process's resident set and its peak (VmRSS, VmHWM), bytes.
@@ -83,30 +119,30 @@ func readRSS() (rss, hwm int64, err error) {
 	return rss, hwm, nil
 }
 
-// memSplit is a read's memory, bytes: the harness's resident set at the
-// path's open, the path's peak resident set since, and the most Arrow
-// bytes the path's batches held at once (countingAllocator).
+// memSplit is a read's memory, bytes: the process's peak resident set
+// so far (processPeak), the harness's resident set at the path's open,
+// the path's peak resident set since, and the most Arrow bytes the path's
+// batches held at once (countingAllocator).
 type memSplit struct {
-	harness, path, arrow int64
+	process, harness, path, arrow int64
 }
 
-// split ends the mark at the read's end: the path's peak since it, and
-// the Arrow peak of mem.
+// split ends the mark at the read's end: the path's peak since it, the
+// process's, and the Arrow peak of mem.
 func (m rssMark) split(mem *countingAllocator) (memSplit, error) {
 	path, err := m.pathPeak()
 	if err != nil {
 		return memSplit{}, err
 	}
-	return memSplit{harness: m.harness, path: path, arrow: mem.peak.Load()}, nil
+	proc, err := processPeak()
+	if err != nil {
+		return memSplit{}, err
+	}
+	return memSplit{process: proc, harness: m.harness, path: path, arrow: mem.peak.Load()}, nil
 }
 
-// processPeak is the process's peak resident set, bytes, from its
-// ru_maxrss (KiB): that lags the kernel's own peak (VmHWM) by a page
-// table update, so it is at least the harness's and the path's together.
-func (s memSplit) processPeak(maxrssKiB int64) int64 {
-	return max(maxrssKiB<<10, s.harness+s.path)
-}
-
+// metrics are the split's units (peak-RSS-MB, the process's, is the
+// caller's: s.process).
 func (s memSplit) metrics() []results.Metric {
 	return []results.Metric{
 		{Value: float64(s.path) / (1 << 20), Unit: results.UnitPathPeakRSSMB},

@@ -84,6 +84,10 @@ type Assertions struct {
 	// Decoder is the decoder the reader runs: DecoderLab, or the stock
 	// library route's name and version.
 	Decoder string
+	// Buffering is the client's settings that bound what it fetches
+	// ahead and buffers, as read back from the running client
+	// ("key=value ...").
+	Buffering string
 }
 
 // DecoderLab is Assertions.Decoder of a reader running the lab's decoder,
