@@ -44,6 +44,13 @@
 // lab's checks only when they fall too far behind; verify-ns/rec reports
 // those waits.
 //
+// The rung holds nothing per record: the corpus's expected hashes are a
+// file (expected.go, made in pieces and cached per run) that each verifier
+// reads in a window per partition (window.go). Its own memory is taken
+// just before the path opens and the process's peak reset there
+// (rss_linux.go), so a cell reports the path's memory (path-peak-RSS-MB)
+// apart from the harness's (harness-RSS-MB).
+//
 // A live cell (mode=live, live.go) reads a fresh topic while a producer
 // process of its own (role producer, liveproducer.go) writes the cell's
 // records at its rate; each row's end-to-end latency from its record's
