@@ -32,17 +32,7 @@ func TestKafkaClientIDOnTheBroker(t *testing.T) {
 	cl := kafkatest.Start(t, kafka.Options{Brokers: 1, Partitions: 3, RequestLog: true})
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	schema, _ := workloads.SchemaByName("bid")
-	codec, err := workloads.NewCodec(workloads.FormatJSON, schema)
-	if err != nil {
-		t.Fatal(err)
-	}
-	const records = 3000
-	corpus := workloads.NewCorpus(schema, codec, 1, records)
-	topic := corpus.ID() + "-clientid"
-	if _, err := clusters.Load(ctx, clusters.Cluster{Bootstrap: cl.Bootstrap()}, topic, 3, records, corpus.Message); err != nil {
-		t.Fatal(err)
-	}
+	codec, topic := identityTopic(t, ctx, clusters.Cluster{Bootstrap: cl.Bootstrap()}, "clientid")
 	want := map[string]bool{}
 	for i, p := range consume.Paths() {
 		cfg := source.Config{Path: p, Bootstrap: cl.Bootstrap(), Topic: topic, Partitions: 3, Batch: 512,
@@ -52,8 +42,8 @@ func TestKafkaClientIDOnTheBroker(t *testing.T) {
 			cfg.ClientID, cfg.Group, cfg.StartAt = "", "fplab-cid-"+string(p), source.StartEarliest
 		}
 		want["fplab-cid-"+string(p)+"-0"] = false
-		if n := readToEnd(t, ctx, cfg); n != records {
-			t.Fatalf("%s read %d records, want %d", p, n, records)
+		if n := readToEnd(t, ctx, cfg); n != identityRecords {
+			t.Fatalf("%s read %d records, want %d", p, n, identityRecords)
 		}
 	}
 	fetchers := fetchClientIDs(t, cl.BrokerLogs()[0])
@@ -146,26 +136,15 @@ func TestKafkaReadWithoutGroupRights(t *testing.T) {
 		Users: map[string]string{"admin": "admin-secret", "groupless": "groupless-secret"}, SuperUser: "admin"}})
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	schema, _ := workloads.SchemaByName("bid")
-	codec, err := workloads.NewCodec(workloads.FormatJSON, schema)
-	if err != nil {
-		t.Fatal(err)
-	}
-	const records = 3000
-	corpus := workloads.NewCorpus(schema, codec, 1, records)
-	topic := corpus.ID() + "-groupless"
-	admin := clusters.Cluster{Bootstrap: cl.Bootstrap(), Props: cl.ClientProps("admin")}
-	if _, err := clusters.Load(ctx, admin, topic, 3, records, corpus.Message); err != nil {
-		t.Fatal(err)
-	}
+	codec, topic := identityTopic(t, ctx, clusters.Cluster{Bootstrap: cl.Bootstrap(), Props: cl.ClientProps("admin")}, "groupless")
 	if err := cl.AllowTopicRead(ctx, "groupless", topic); err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range consume.Paths() {
 		cfg := source.Config{Path: p, Bootstrap: cl.Bootstrap(), Props: cl.ClientProps("groupless"), Topic: topic,
 			Partitions: 3, Batch: 512, Codec: codec, Mem: memory.NewGoAllocator(), Timeout: 30 * time.Second}
-		if n := readToEnd(t, ctx, cfg); n != records {
-			t.Fatalf("%s read %d records, want %d", p, n, records)
+		if n := readToEnd(t, ctx, cfg); n != identityRecords {
+			t.Fatalf("%s read %d records, want %d", p, n, identityRecords)
 		}
 		// the librdkafka paths wait out the timeout for a coordinator
 		// the broker will not name them, then say why
@@ -195,18 +174,8 @@ func TestKafkaCommitRefusedMidRead(t *testing.T) {
 		Users: map[string]string{"admin": "admin-secret", "reader": "reader-secret"}, SuperUser: "admin"}})
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	schema, _ := workloads.SchemaByName("bid")
-	codec, err := workloads.NewCodec(workloads.FormatJSON, schema)
-	if err != nil {
-		t.Fatal(err)
-	}
-	const records = 3000
-	corpus := workloads.NewCorpus(schema, codec, 1, records)
-	topic := corpus.ID() + "-revoked"
 	admin := clusters.Cluster{Bootstrap: cl.Bootstrap(), Props: cl.ClientProps("admin")}
-	if _, err := clusters.Load(ctx, admin, topic, 3, records, corpus.Message); err != nil {
-		t.Fatal(err)
-	}
+	codec, topic := identityTopic(t, ctx, admin, "revoked")
 	for _, p := range consume.Paths() {
 		if err := cl.AllowRead(ctx, "reader", topic); err != nil {
 			t.Fatal(err)
@@ -263,8 +232,29 @@ func TestKafkaCommitRefusedMidRead(t *testing.T) {
 			b.Rec.Release()
 		}
 		r.Close()
-		if rows != records {
-			t.Errorf("%s: %d rows, want %d", p, rows, records)
+		if rows != identityRecords {
+			t.Errorf("%s: %d rows, want %d", p, rows, identityRecords)
 		}
 	}
+}
+
+// identityRecords is the size of the identity tests' topics.
+const identityRecords = 3000
+
+// identityTopic loads a json corpus of identityRecords records into a
+// topic of 3 partitions named after suffix, as cl's client, and returns
+// its codec and name.
+func identityTopic(t *testing.T, ctx context.Context, cl clusters.Cluster, suffix string) (workloads.Codec, string) {
+	t.Helper()
+	schema, _ := workloads.SchemaByName("bid")
+	codec, err := workloads.NewCodec(workloads.FormatJSON, schema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	corpus := workloads.NewCorpus(schema, codec, 1, identityRecords)
+	topic := corpus.ID() + "-" + suffix
+	if _, err := clusters.Load(ctx, cl, topic, 3, identityRecords, corpus.Message); err != nil {
+		t.Fatal(err)
+	}
+	return codec, topic
 }

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/fastpathlab/fplab/cell"
-	"github.com/fastpathlab/fplab/clusters/kafka"
 	"github.com/fastpathlab/fplab/ladder/rung"
 	"github.com/fastpathlab/fplab/ladder/rungargs"
 	"github.com/fastpathlab/fplab/results"
@@ -144,12 +143,8 @@ func (o Opts) startArgs() []string {
 // against the plan: count stop-Want, the first offset Want. A failure
 // case must fail with one line naming the failure (rung.Surfaced).
 func (p refPath) runStart(ctx context.Context, c *rungargs.Cell, b rung.Build, w io.Writer) error {
-	java, err := kafka.FindJava()
+	java, jar, err := javaAndJar(c)
 	if err != nil {
-		return fmt.Errorf("path=%s: %w", c.Path, err)
-	}
-	jar := kafka.RefJar()
-	if err := kafka.CheckRefJar(jar); err != nil {
 		return err
 	}
 	plan, stop, err := rung.PlanReferenceStart(ctx, c)

@@ -41,12 +41,8 @@ const timeoutMargin = 5 * time.Second
 // The JVM, its flags, the collector, the heap and the client settings are
 // file-config lines of the result.
 func (p refPath) run(ctx context.Context, c *rungargs.Cell, b rung.Build, w io.Writer) error {
-	java, err := kafka.FindJava()
+	java, jar, err := javaAndJar(c)
 	if err != nil {
-		return fmt.Errorf("path=%s: %w", c.Path, err)
-	}
-	jar := kafka.RefJar()
-	if err := kafka.CheckRefJar(jar); err != nil {
 		return err
 	}
 	if c.Live() {
@@ -88,6 +84,18 @@ func (p refPath) run(ctx context.Context, c *rungargs.Cell, b rung.Build, w io.W
 	}
 	return rung.WriteResult(w, c, b, p.client, r.Records, figs, append(p.jvmConfig(r),
 		[2]string{"java-warmup", fmt.Sprintf("%d records in %v", r.WarmupRecords, r.Warmup)})...)
+}
+
+// javaAndJar are the java binary and the reference jar cell c runs with.
+func javaAndJar(c *rungargs.Cell) (java, jar string, err error) {
+	if java, err = kafka.FindJava(); err != nil {
+		return "", "", fmt.Errorf("path=%s: %w", c.Path, err)
+	}
+	jar = kafka.RefJar()
+	if err := kafka.CheckRefJar(jar); err != nil {
+		return "", "", err
+	}
+	return java, jar, nil
 }
 
 // opts are the program's options for cell c reading topic: the cell's
