@@ -224,8 +224,10 @@ func stampedTopic(t *testing.T, round1, round2 []int, base1, base2 int64) *topic
 
 // TestStartCommitted: every path started at a group's committed offsets
 // (committed beforehand as an admin does, generation -1) reads exactly
-// [committed, end) per partition; where a partition has no committed
-// offset, or one below its log start or past its end, the reset decides:
+// [committed, end) per partition; a committed offset past the end (the
+// bounded read's stop) reads nothing whatever the reset, as Flink's
+// KafkaSource does (source.resolveStart); where a partition has no
+// committed offset, or one below its log start, the reset decides:
 // earliest reads from the log start, latest reads nothing, none fails
 // the open with one line ("no committed offset", "out of range") within
 // the reader's timeout. Partition 0's log start is 20 (records deleted),
@@ -255,9 +257,9 @@ func TestStartCommitted(t *testing.T) {
 		{name: "absent earliest", reset: source.ResetEarliest, start: lo},
 		{name: "absent latest", reset: source.ResetLatest, start: end},
 		{name: "absent none", fail: "no committed offset"},
-		{name: "above earliest", commits: above, reset: source.ResetEarliest, start: lo},
+		{name: "above earliest", commits: above, reset: source.ResetEarliest, start: end},
 		{name: "above latest", commits: above, reset: source.ResetLatest, start: end},
-		{name: "above none", commits: above, fail: "out of range"},
+		{name: "above none", commits: above, start: end},
 		{name: "below earliest", commits: []int64{5, 10, 10}, reset: source.ResetEarliest, start: []int64{20, 10, 10}},
 		{name: "below latest", commits: []int64{5, 10, 10}, reset: source.ResetLatest, start: []int64{end[0], 10, 10}},
 		{name: "below none", commits: []int64{5, 10, 10}, fail: "out of range"},
