@@ -12,13 +12,13 @@ import (
 // hashWindows is where a verifier gets the row hash a record's decoded
 // columns must have (a tombstone's: the corpus's NullHash): the hash file
 // (hashFile) read in a window of offsets per partition, so what it holds
-// is bounded by the partition count, not the record count. at and fill
-// are for one goroutine, the verifier's positions; direct is for any. A partition's window covers
-// offsets [base, base+len) and is refilled from the first offset asked
-// past it; the file is read through a cursor over corpus indexes, which
-// rise with the offsets of a partition, so a refill reads the file
-// forward. Its memory: windowEntries hashes in all (at least
-// minWindow per partition) plus the cursor's cursorEntries.
+// is bounded by the partition count, not the record count. A partition's
+// window covers offsets [base, base+len) and is refilled from the first
+// offset asked past it; the file is read through a cursor over corpus
+// indexes, which rise with the offsets of a partition, so a refill reads
+// the file forward. Its memory: windowEntries hashes in all (at least
+// minWindow per partition) plus the cursor's cursorEntries. at and fill
+// are for one goroutine, the verifier's positions; direct is for any.
 type hashWindows struct {
 	f      *os.File
 	count  int // corpus records: the file's length / 8
