@@ -53,6 +53,9 @@ declare -A SKIP_TESTS=(
 	# These start host programs (/bin/sh) or re-exec the test binary as
 	# children, which FPLAB_CHILD_WRAPPER would hand to qemu-aarch64.
 	[github.com/fastpathlab/fplab/ladder]='^(TestChildTempDirRemoved|TestCrashedOwnerDoesNotBlock|TestRunChildPassesSecretsOnFD3)$'
+	# Starts an embedded broker by re-exec'ing the arm64 test binary
+	# (clusterstest.StartSelfT); its Flink job is x86 Java either way.
+	[github.com/fastpathlab/fplab/ladder/rung/jvmref]='^TestFlinkStartOracle$'
 )
 
 echo "== make arm64"
