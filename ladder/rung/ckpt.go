@@ -183,9 +183,10 @@ func runSupervised(ctx context.Context, c *rungargs.Cell, b Build, cl clusters.C
 		{Value: float64(res.Window.Nanoseconds()) / recs, Unit: results.UnitNsPerRec},
 		{Value: float64(cpu.Nanoseconds()) / recs, Unit: results.UnitCPUNsPerRec},
 		{Value: float64(res.Memory.Peak) / (1 << 20), Unit: results.UnitPeakRSSMB},
-		{Value: float64(res.Memory.Path) / (1 << 20), Unit: results.UnitPathPeakRSSMB},
-		{Value: float64(res.Memory.Harness) / (1 << 20), Unit: results.UnitHarnessRSSMB},
-		{Value: float64(res.Memory.Arrow) / (1 << 20), Unit: results.UnitArrowPeakMB},
+	}
+	mem := memSplit{harness: res.Memory.Harness, path: res.Memory.Path, arrow: res.Memory.Arrow}
+	figs = append(figs, mem.metrics()...)
+	figs = append(figs, []results.Metric{
 		{Value: ms(res.Startup), Unit: results.UnitStartupMs},
 		{Value: ms(res.Window), Unit: results.UnitWindowMs},
 		{Value: ms(res.CkptP50), Unit: "ckpt-p50-ms"},
@@ -200,7 +201,7 @@ func runSupervised(ctx context.Context, c *rungargs.Cell, b Build, cl clusters.C
 		{Value: res.ReplayRec, Unit: results.UnitReplayRec},
 		{Value: float64(res.Verdict.Lost), Unit: results.UnitLostRec},
 		{Value: float64(res.Verdict.Dup), Unit: results.UnitDupRec},
-	}
+	}...)
 	if c.Commit {
 		more, err := checkCommitted(ctx, cl, reader.Group, c, &res, stop)
 		if err != nil {

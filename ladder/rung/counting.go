@@ -20,21 +20,21 @@ type countingAllocator struct {
 }
 
 func (a *countingAllocator) Allocate(n int) []byte {
-	a.grew(a.outstanding.Add(int64(n)))
+	atomicMax(&a.peak, a.outstanding.Add(int64(n)))
 	a.allocs.Add(1)
 	return a.mem.Allocate(n)
 }
 
 func (a *countingAllocator) Reallocate(n int, b []byte) []byte {
-	a.grew(a.outstanding.Add(int64(n - len(b))))
+	atomicMax(&a.peak, a.outstanding.Add(int64(n-len(b))))
 	return a.mem.Reallocate(n, b)
 }
 
-// grew raises the peak to now when it is above it.
-func (a *countingAllocator) grew(now int64) {
+// atomicMax raises m to v when v is above it.
+func atomicMax(m *atomic.Int64, v int64) {
 	for {
-		p := a.peak.Load()
-		if now <= p || a.peak.CompareAndSwap(p, now) {
+		p := m.Load()
+		if v <= p || m.CompareAndSwap(p, v) {
 			return
 		}
 	}

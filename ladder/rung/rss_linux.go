@@ -67,14 +67,7 @@ func (m rssMark) pathPeak() (int64, error) {
 }
 
 // raisePeak keeps hwm in procPeak when it is above it.
-func raisePeak(hwm int64) {
-	for {
-		p := procPeak.Load()
-		if hwm <= p || procPeak.CompareAndSwap(p, hwm) {
-			return
-		}
-	}
-}
+func raisePeak(hwm int64) { atomicMax(&procPeak, hwm) }
 
 // processPeak is this process's peak resident set, bytes, across the
 // resets of its peak (the kernel's VmHWM now, and before each reset).

@@ -121,17 +121,13 @@ func (v *verifier) index(p int32, off int64) (int, error) {
 }
 
 // hash is the row hash the record id at (p, off) must decode to: from the
-// partition's window (its common case inlined: once per row), or for an
+// partition's window (positions inlines its common case, a hit), or for an
 // added partition the probe's.
 func (v *verifier) hash(p int32, off int64, id int) (uint64, error) {
 	if int(p) >= v.partitions {
 		return v.probeHashes[id], nil
 	}
-	w := v.exp
-	if k := off - w.base[p]; uint64(k) < uint64(len(w.hashes[p])) {
-		return w.hashes[p][k], nil
-	}
-	return w.at(p, off, id)
+	return v.exp.at(p, off, id)
 }
 
 // check verifies a batch in full: its positions, then its checksum.
