@@ -8,9 +8,10 @@ import (
 )
 
 // checkReferences refuses, before anything starts, a schedule whose JVM
-// reference cells could not run on this machine: java and flink need a
-// java binary and the Java references' jar (`make java-refs`), java-perf
-// the Kafka distribution (`make kafka-dist`). Without the check every such
+// reference cells could not run on this machine: every JVM path needs a
+// java binary and the Java references' jar (`make java-refs`; java-perf
+// runs Kafka's tool through the jar's fplab.PerfWrap, which measures the
+// JVM's memory), java-perf the Kafka distribution too (`make kafka-dist`). Without the check every such
 // cell would fail one by one after the brokers and corpora were set up.
 func checkReferences(cells []cell.Cell) error {
 	var jar, dist, jvm bool
@@ -19,7 +20,7 @@ func checkReferences(cells []cell.Cell) error {
 		case cell.PathJava, cell.PathFlink:
 			jar, jvm = true, true
 		case cell.PathJavaPerf:
-			dist, jvm = true, true
+			jar, dist, jvm = true, true, true
 		}
 	}
 	if jvm {
@@ -29,7 +30,7 @@ func checkReferences(cells []cell.Cell) error {
 	}
 	if jar {
 		if err := kafka.CheckRefJar(kafka.RefJar()); err != nil {
-			return fmt.Errorf("the spec has path java or flink cells: %w", err)
+			return fmt.Errorf("the spec has JVM reference cells (java, flink, java-perf): %w", err)
 		}
 	}
 	if dist {

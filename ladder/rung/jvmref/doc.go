@@ -3,7 +3,9 @@
 // (fplab.SteadyConsumer, kafka-clients), path=flink (fplab.FlinkBounded,
 // Flink's KafkaSource in a bounded job, an unbounded one live) and
 // path=java-perf (Kafka's own ConsumerPerformance, from the Kafka
-// distribution).
+// distribution, called in-process by the jar's fplab.PerfWrap). Each JVM
+// reports its own memory, split where its client or job opens (Mem), as
+// a Go cell's process does.
 //
 // Where it sits in the flow:
 //

@@ -16,6 +16,7 @@ import (
 	"github.com/fastpathlab/fplab/clusters/kafka/kafkatest"
 	"github.com/fastpathlab/fplab/ladder/rung/rungtest"
 	"github.com/fastpathlab/fplab/ladder/rungargs"
+	"github.com/fastpathlab/fplab/results"
 	"github.com/fastpathlab/fplab/workloads"
 )
 
@@ -79,8 +80,13 @@ func TestKafkaJavaRefs(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		if r.Records != n || r.Window <= 0 || r.Startup <= 0 || r.HeapMax <= 0 || r.JVM == "" || r.GC == "" || r.CPU <= 0 || r.MaxRSS <= 0 {
+		if r.Records != n || r.Window <= 0 || r.Startup <= 0 || r.HeapMax <= 0 || r.JVM == "" || r.GC == "" || r.CPU <= 0 {
 			t.Errorf("%s: implausible result %+v", name, r)
+		}
+		// The JVM's own memory: a started JVM holds tens of MiB before
+		// its client opens, and the client or job adds to it.
+		if m := r.Mem; m.Harness < 20<<10 || m.PathPeak <= 0 || m.Peak < m.Harness+m.PathPeak {
+			t.Errorf("%s: implausible memory %+v", name, m)
 		}
 		if r.Bytes < n*50 {
 			t.Errorf("%s: %d value bytes for %d records", name, r.Bytes, n)
@@ -88,8 +94,9 @@ func TestKafkaJavaRefs(t *testing.T) {
 		if !slices.Contains(r.Conf, "isolation.level:read_committed") {
 			t.Errorf("%s: conf lacks read_committed: %v", name, r.Conf)
 		}
-		t.Logf("%s: %d records in %v (%.0f rec/s), start-up %v, warm-up %d records, %s %s heap %d MiB",
-			name, r.Records, r.Window, float64(r.Records)/r.Window.Seconds(), r.Startup, r.WarmupRecords, r.JVM, r.GC, r.HeapMax>>20)
+		t.Logf("%s: %d records in %v (%.0f rec/s), start-up %v, warm-up %d records, %s %s heap %d MiB, RSS peak %d KiB (harness %d, path peak %d)",
+			name, r.Records, r.Window, float64(r.Records)/r.Window.Seconds(), r.Startup, r.WarmupRecords, r.JVM, r.GC, r.HeapMax>>20,
+			r.Mem.Peak, r.Mem.Harness, r.Mem.PathPeak)
 	}
 
 	steady := base
@@ -108,9 +115,11 @@ func TestKafkaJavaRefs(t *testing.T) {
 		check("flink "+f, fl)
 	}
 
-	// Run dispatches path=java and path=flink to their programs; a flink
-	// cell that checkpoints reports Flink's own checkpoint durations.
-	for _, path := range []string{cell.PathJava, cell.PathFlink, cell.PathFlink + "+ckpt"} {
+	// Run dispatches path=java and path=flink to their programs and
+	// path=java-perf to ConsumerPerformance; a flink cell that checkpoints
+	// reports Flink's own checkpoint durations. Every one reports the
+	// JVM's memory split as a Go cell's.
+	for _, path := range []string{cell.PathJava, cell.PathFlink, cell.PathFlink + "+ckpt", cell.PathJavaPerf} {
 		ckpt := time.Duration(0)
 		if p, ok := strings.CutSuffix(path, "+ckpt"); ok {
 			path, ckpt = p, 50*time.Millisecond
@@ -121,8 +130,12 @@ func TestKafkaJavaRefs(t *testing.T) {
 			Bootstrap: cl.Bootstrap(), Topic: topics["json"], Partitions: parts,
 			Records: n, Seed: 1, Schema: "bid", Timeout: 90 * time.Second,
 		}
-		out := rungtest.MustRun(t, c).Out
-		wants := []string{"BenchmarkLadder/" + c.Name() + " 20000 ", " rec/s", " startup-ms", "\njvm-flags: -Xms", "\njava-conf: fetch.min.bytes:1,", "\nclient: "}
+		res := rungtest.MustRun(t, c)
+		out := res.Out
+		wants := []string{"BenchmarkLadder/" + c.Name() + " 20000 ", " rec/s", " startup-ms", "\nclient: "}
+		if path != cell.PathJavaPerf {
+			wants = append(wants, "\njvm-flags: -Xms", "\njava-conf: fetch.min.bytes:1,")
+		}
 		if ckpt > 0 {
 			wants = append(wants, " ckpt-p50-ms", " ckpts", "checkpoint-ms:50")
 		}
@@ -131,6 +144,13 @@ func TestKafkaJavaRefs(t *testing.T) {
 				t.Errorf("cell %s: output lacks %q:\n%s", path, want, out)
 			}
 		}
+		u := res.Units()
+		peak, pathPeak, harness := u[results.UnitPeakRSSMB], u[results.UnitPathPeakRSSMB], u[results.UnitHarnessRSSMB]
+		if !res.Has(results.UnitPathPeakRSSMB) || harness < 20 || pathPeak <= 0 || peak < harness+pathPeak-0.01 {
+			t.Errorf("cell %s: memory peak %v, path %v, harness %v MiB (present %v):\n%s",
+				c.Name(), peak, pathPeak, harness, res.Has(results.UnitPathPeakRSSMB), out)
+		}
+		t.Logf("cell %s: peak-RSS-MB %.1f, path-peak-RSS-MB %.1f, harness-RSS-MB %.1f", c.Name(), peak, pathPeak, harness)
 	}
 
 	// A wrong count fails, naming both counts, in either program.
@@ -213,7 +233,8 @@ func TestKafkaJavaRefMeasure(t *testing.T) {
 				t.Fatalf("%s %s: %v", r.what, f, err)
 			}
 			row(string(f), r.what, res.Records, res.Window, res.Startup,
-				fmt.Sprintf("cpu %.1fs, rss %d MiB", res.CPU.Seconds(), res.MaxRSS>>10))
+				fmt.Sprintf("cpu %.1fs, rss peak %d MiB (harness %d, path peak %d)", res.CPU.Seconds(),
+					res.Mem.Peak>>10, res.Mem.Harness>>10, res.Mem.PathPeak>>10))
 		}
 	}
 	t.Logf("summary (%d records, %d partitions, 1 broker):\n%s", n, parts, strings.Join(table, "\n"))

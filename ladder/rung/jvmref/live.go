@@ -18,7 +18,9 @@ import (
 // and checked for gaps and repeats as it arrives, and at the end each
 // partition's count and checksum checked against the corpus. The figures
 // are a Go path's live cell's; cpu-ns/rec is the JVM's process CPU from
-// ready to the last record (the JVM measures it), peak-RSS-MB the JVM's.
+// ready to the last record (the JVM measures it); peak-RSS-MB,
+// path-peak-RSS-MB and harness-RSS-MB are the JVM's own figures, split
+// where its client or job opens (Mem), before FPLAB-READY.
 func (p refPath) runLive(ctx context.Context, c *rungargs.Cell, b rung.Build, java, jar string, w io.Writer) error {
 	if why := cell.WhyNotLive(c.Path, c.Mode); why != "" {
 		return fmt.Errorf("path=%s cannot read live: %s", c.Path, why)
@@ -47,8 +49,11 @@ func (p refPath) runLive(ctx context.Context, c *rungargs.Cell, b rung.Build, ja
 	}
 	cfg := append(lr.FileConfig(), p.jvmConfig(r)...)
 	cfg = append(cfg, [2]string{"java-ready", fmt.Sprintf("%v after the JVM's start", r.Startup.Round(time.Millisecond))})
+	// Figures takes the process's peak (peak-RSS-MB, KiB) as a Go
+	// reader's; the split follows it as it follows a Go path's figures.
+	figs := append(lr.Figures(live.CPU, r.Mem.Peak), r.Mem.split()...)
 	return rung.WriteResult(w, c, b, p.client+"; live (fplab-java "+string(p.program)+" --live)",
-		lr.Measured(), lr.Figures(live.CPU, r.MaxRSS), cfg...)
+		lr.Measured(), figs, cfg...)
 }
 
 // liveRead hands the program's live lines to a rung.LiveRead.

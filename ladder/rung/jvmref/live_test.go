@@ -70,7 +70,8 @@ func TestKafkaJavaRefsLive(t *testing.T) {
 				got[results.UnitLagMaxMs], got[results.UnitRecPerBatch], got[results.UnitCPUNsPerRec])
 			for _, u := range []string{results.UnitRecPerSec, results.UnitE2EP50Ms, results.UnitE2EP99Ms, results.UnitE2EMaxMs,
 				results.UnitLagMaxRec, results.UnitLagMaxMs, results.UnitRecPerBatch, results.UnitCPUNsPerRec,
-				results.UnitPeakRSSMB, results.UnitProduceRecPerSec, results.UnitProducerBehindMs} {
+				results.UnitPeakRSSMB, results.UnitPathPeakRSSMB, results.UnitHarnessRSSMB,
+				results.UnitProduceRecPerSec, results.UnitProducerBehindMs} {
 				if v, ok := got[u]; !ok || v < 0 {
 					t.Errorf("metric %s = %v (present %v)", u, v, ok)
 				}
@@ -78,9 +79,12 @@ func TestKafkaJavaRefsLive(t *testing.T) {
 			if !(got[results.UnitE2EP50Ms] > 0 && got[results.UnitE2EP50Ms] <= got[results.UnitE2EP99Ms] && got[results.UnitE2EP99Ms] <= got[results.UnitE2EMaxMs]) {
 				t.Errorf("percentiles out of order: %v", got)
 			}
-			if got[results.UnitCPUNsPerRec] <= 0 || got[results.UnitPeakRSSMB] < 50 {
+			if got[results.UnitCPUNsPerRec] <= 0 || got[results.UnitPeakRSSMB] < 50 || got[results.UnitPathPeakRSSMB] <= 0 ||
+				got[results.UnitHarnessRSSMB] < 20 || got[results.UnitPeakRSSMB] < got[results.UnitHarnessRSSMB]+got[results.UnitPathPeakRSSMB]-0.01 {
 				t.Errorf("the JVM's CPU and RSS not measured: %v", got)
 			}
+			t.Logf("%s live: peak-RSS-MB %.1f, path-peak-RSS-MB %.1f, harness-RSS-MB %.1f", path,
+				got[results.UnitPeakRSSMB], got[results.UnitPathPeakRSSMB], got[results.UnitHarnessRSSMB])
 			for _, k := range []string{"client", "jvm", "jvm-flags", "java-conf", "live-topic", "producer", "java-ready"} {
 				if r.Config[k] == "" {
 					t.Errorf("file-config lacks %s: %v", k, r.Config)

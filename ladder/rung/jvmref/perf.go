@@ -25,6 +25,11 @@ const javaHeap = "-Xmx512M"
 
 func init() { rung.Register(cell.PathJavaPerf, runPerf) }
 
+// perfMain runs ConsumerPerformance in the child JVM (java/, PerfWrap):
+// the tool's own main, called in-process between the marks of the JVM's
+// memory, then the FPLAB-RSS line (parsePerfRSS).
+const perfMain = "fplab.PerfWrap"
+
 // runPerf measures path=java-perf: Kafka's kafka-consumer-perf-test
 // with its defaults. ConsumerPerformance in a child
 // JVM reads --messages <corpus count> from the topic; the count it reports
@@ -32,6 +37,15 @@ func init() { rung.Register(cell.PathJavaPerf, runPerf) }
 // so the whole corpus was read. The window is the tool's fetch time (from
 // partition assignment to the last record); start-up is JVM start plus
 // group join.
+//
+// The tool prints totals only, so the JVM's memory comes from the
+// reference jar's fplab.PerfWrap, the child's main: it marks the JVM's
+// resident set, calls ConsumerPerformance.main in the same JVM and prints
+// the three figures after the tool's output (Mem; the path is the tool's
+// whole main: its options, logging, consumer, group join and read). The
+// class path is the distribution's jars, then the reference jar, so the
+// tool, kafka-clients and the logging are the distribution's own, as
+// kafka-run-class.sh runs them; only the wrapper comes from the jar.
 func runPerf(ctx context.Context, c *rungargs.Cell, b rung.Build, w io.Writer) error {
 	dist := kafka.DistDir()
 	if err := kafka.CheckDist(dist); err != nil {
@@ -39,6 +53,10 @@ func runPerf(ctx context.Context, c *rungargs.Cell, b rung.Build, w io.Writer) e
 	}
 	java, err := kafka.FindJava()
 	if err != nil {
+		return fmt.Errorf("path=java-perf: %w", err)
+	}
+	jar := kafka.RefJar()
+	if err := kafka.CheckRefJar(jar); err != nil {
 		return fmt.Errorf("path=java-perf: %w", err)
 	}
 	if err := rung.CheckCountedTopic(ctx, c); err != nil {
@@ -60,8 +78,8 @@ func runPerf(ctx context.Context, c *rungargs.Cell, b rung.Build, w io.Writer) e
 	}
 	argv := []string{
 		javaHeap, "-XX:+UseG1GC", "-XX:MaxGCPauseMillis=20", "-XX:InitiatingHeapOccupancyPercent=35",
-		"-Djava.awt.headless=true", "-cp", kafka.Classpath(dist),
-		"org.apache.kafka.tools.ConsumerPerformance",
+		"-Djava.awt.headless=true", "-cp", kafka.Classpath(dist) + string(os.PathListSeparator) + jar,
+		perfMain,
 		"--bootstrap-server", strings.Join(c.Bootstrap, ","), "--topic", c.Topic,
 		"--messages", fmt.Sprint(c.Records), "--consumer.config", cfg,
 		"--group", fmt.Sprintf("fplab-java-%d", time.Now().UnixNano()),
@@ -95,6 +113,12 @@ func runPerf(ctx context.Context, c *rungargs.Cell, b rung.Build, w io.Writer) e
 	if r.FetchMs <= 0 {
 		return fmt.Errorf("java consumer reports an empty fetch window (%d records in under 1 ms)", r.Messages)
 	}
+	mem, err := parsePerfRSS(out.String())
+	if err != nil {
+		return err
+	}
+	// CPU from the child's rusage; not its ru_maxrss, which holds the
+	// rung's own resident set (Mem).
 	ru, _ := cmd.ProcessState.SysUsage().(*syscall.Rusage)
 	recs := float64(r.Messages)
 	secs := float64(r.FetchMs) / 1e3
@@ -106,10 +130,9 @@ func runPerf(ctx context.Context, c *rungargs.Cell, b rung.Build, w io.Writer) e
 	}
 	if ru != nil {
 		cpu := time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-		figs = append(figs,
-			results.Metric{Value: float64(cpu.Nanoseconds()) / recs, Unit: "proc-cpu-ns/rec"},
-			results.Metric{Value: float64(ru.Maxrss) / 1024, Unit: results.UnitPeakRSSMB})
+		figs = append(figs, results.Metric{Value: float64(cpu.Nanoseconds()) / recs, Unit: "proc-cpu-ns/rec"})
 	}
+	figs = append(figs, mem.metrics()...)
 	figs = append(figs, results.Metric{Value: ms(startup), Unit: results.UnitStartupMs}, results.Metric{Value: float64(r.FetchMs), Unit: results.UnitWindowMs})
 	return rung.WriteResult(w, c, b, "kafka-clients "+kafka.Version+" (ConsumerPerformance)", r.Messages, figs)
 }

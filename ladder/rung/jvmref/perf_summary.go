@@ -63,3 +63,30 @@ func parsePerf(out string) (perfResult, error) {
 	}
 	return perfResult{}, fmt.Errorf("java consumer printed no summary line")
 }
+
+// perfRSSPrefix starts the line fplab.PerfWrap prints after
+// ConsumerPerformance's own output: the JVM's memory, which the tool does
+// not report.
+const perfRSSPrefix = "FPLAB-RSS"
+
+// parsePerfRSS reads the JVM's memory from fplab.PerfWrap's one line,
+//
+//	FPLAB-RSS rss_harness_kb=H rss_path_peak_kb=P rss_peak_kb=K
+//
+// (the result line's fields, Mem's, checked as memOf checks them). No such
+// line, two of them, or a malformed one is an error.
+func parsePerfRSS(out string) (Mem, error) {
+	line, n := prefixedLine(out, perfRSSPrefix)
+	if n != 1 {
+		return Mem{}, fmt.Errorf("java consumer printed %d %q lines, want one", n, perfRSSPrefix)
+	}
+	kv, err := lineFields(line, memKeys)
+	if err != nil {
+		return Mem{}, fmt.Errorf("java consumer line %q: %w", line, err)
+	}
+	m, err := memOf(kv)
+	if err != nil {
+		return Mem{}, fmt.Errorf("java consumer line %q: %w", line, err)
+	}
+	return m, nil
+}

@@ -29,3 +29,24 @@ func TestParsePerf(t *testing.T) {
 		}
 	}
 }
+
+// TestParsePerfRSS: fplab.PerfWrap's one line after the tool's output, its
+// fields the result line's, checked as there.
+func TestParsePerfRSS(t *testing.T) {
+	const line = "FPLAB-RSS rss_harness_kb=53160 rss_path_peak_kb=54272 rss_peak_kb=107432"
+	m, err := parsePerfRSS(perfSample + line + "\n")
+	if err != nil || m != (Mem{Harness: 53160, PathPeak: 54272, Peak: 107432}) {
+		t.Errorf("parsePerfRSS = %+v, %v", m, err)
+	}
+	for in, want := range map[string]string{
+		perfSample:                `0 "FPLAB-RSS" lines`,
+		line + "\n" + line:        `2 "FPLAB-RSS" lines`,
+		line + " rss_x=1":         `unknown field "rss_x"`,
+		"FPLAB-RSS rss_peak_kb=1": "missing field rss_harness_kb",
+		strings.Replace(line, "rss_peak_kb=107432", "rss_peak_kb=1", 1): "exceed rss_peak_kb=1",
+	} {
+		if _, err := parsePerfRSS(in); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("parsePerfRSS(%q) = %v, want %q", in, err, want)
+		}
+	}
+}

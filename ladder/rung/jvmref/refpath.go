@@ -37,9 +37,12 @@ const timeoutMargin = 5 * time.Second
 //
 // Units: rec/s, MB/s (value bytes / 10^6) and ns/rec over the program's
 // window; startup-ms is JVM start to the first record; proc-cpu-ns/rec
-// and peak-RSS-MB are the whole JVM's (warm-up and start-up included).
-// The JVM, its flags, the collector, the heap and the client settings are
-// file-config lines of the result.
+// is the whole JVM's (warm-up and start-up included); peak-RSS-MB,
+// path-peak-RSS-MB and harness-RSS-MB are the JVM's own figures, split
+// where its client or job opens (Mem: the path's peak includes steady's
+// warm-up pass and flink's warm-up runs). The JVM, its flags, the
+// collector, the heap and the client settings are file-config lines of
+// the result.
 func (p refPath) run(ctx context.Context, c *rungargs.Cell, b rung.Build, w io.Writer) error {
 	java, jar, err := javaAndJar(c)
 	if err != nil {
@@ -69,10 +72,11 @@ func (p refPath) run(ctx context.Context, c *rungargs.Cell, b rung.Build, w io.W
 		{Value: float64(r.Bytes) / 1e6 / secs, Unit: results.UnitMBPerSec},
 		{Value: float64(r.Window.Nanoseconds()) / recs, Unit: results.UnitNsPerRec},
 		{Value: float64(r.CPU.Nanoseconds()) / recs, Unit: "proc-cpu-ns/rec"},
-		{Value: float64(r.MaxRSS) / 1024, Unit: results.UnitPeakRSSMB},
-		{Value: ms(r.Startup), Unit: results.UnitStartupMs},
-		{Value: ms(r.Window), Unit: results.UnitWindowMs},
 	}
+	figs = append(figs, r.Mem.metrics()...)
+	figs = append(figs,
+		results.Metric{Value: ms(r.Startup), Unit: results.UnitStartupMs},
+		results.Metric{Value: ms(r.Window), Unit: results.UnitWindowMs})
 	if k := r.Ckpt; k != nil {
 		// Flink's own checkpoint durations (trigger to the last
 		// acknowledgement), beside the lab's ckpt-* of the Go paths.

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/fastpathlab/fplab/results"
 )
 
 // Result is a reference program's result line, plus what the Go side
@@ -21,6 +23,7 @@ type Result struct {
 	JVM           string        // java.vm.name/java.vm.version, spaces as '_'
 	GC            string        // the collectors' names, comma-separated, spaces as '_'
 	HeapMax       int64         // Runtime.maxMemory(), bytes
+	Mem           Mem           // the JVM's resident sets, split at the path's open
 	Conf          []string      // the client (and Flink) settings in force, "key:value"
 
 	// Ckpt is Flink's own checkpoint statistics of the measured run, nil
@@ -31,26 +34,86 @@ type Result struct {
 	Start *Start
 
 	// Set by Run, not by ParseResult:
-	Argv   []string      // the java command line, JVM flags included
-	CPU    time.Duration // user+sys CPU of the whole JVM, start-up included
-	MaxRSS int64         // peak resident set, KiB
+	Argv []string      // the java command line, JVM flags included
+	CPU  time.Duration // user+sys CPU of the whole JVM, start-up included
+}
+
+// Mem is a JVM's memory as the program itself read it (fplab.Rss), KiB,
+// the way a Go cell reads its own (ladder/rung/rss_linux.go): just before
+// its client or job opens the program reads its resident set (VmRSS, the
+// harness: the JVM with its heap settings, its classes and the program's
+// set-up; -Xms commits the heap, but only touched pages are resident) and
+// its peak so far (VmHWM) from /proc/self/status, and resets the kernel's
+// peak (/proc/self/clear_refs 5); after the last record it reads the peak
+// again. Not getrusage's ru_maxrss of the child: Linux folds the peak of
+// the image execve replaces into it, and a child the Go runtime starts
+// shares the rung's memory until then, so it was at least the rung's
+// resident set.
+type Mem struct {
+	Harness  int64 // resident when the path opened
+	PathPeak int64 // the peak since the path opened, less Harness (0 at least)
+	Peak     int64 // the process's peak: the larger of VmHWM before the reset and at the end
+}
+
+// memKeys are the fields of the JVM's memory on the result line (and on
+// the FPLAB-RSS line of java-perf, perf.go), in Mem's order.
+var memKeys = []string{"rss_harness_kb", "rss_path_peak_kb", "rss_peak_kb"}
+
+// memOf reads Mem from the fields of a line, kv, whose keys are known to
+// be there. The figures must be consistent: the harness's resident set is
+// at most the peak before the reset (both are read at once), and the
+// harness plus a non-zero path peak is the peak after it, so Harness plus
+// PathPeak never exceeds Peak.
+func memOf(kv map[string]string) (Mem, error) {
+	var v [3]int64
+	for i, k := range memKeys {
+		n, err := strconv.ParseInt(kv[k], 10, 64)
+		if err != nil || n < 0 {
+			return Mem{}, fmt.Errorf("field %s=%q is not a non-negative integer", k, kv[k])
+		}
+		v[i] = n
+	}
+	m := Mem{Harness: v[0], PathPeak: v[1], Peak: v[2]}
+	switch {
+	case m.Harness == 0 || m.Peak == 0:
+		return Mem{}, fmt.Errorf("a zero resident set (rss_harness_kb=%d, rss_peak_kb=%d)", m.Harness, m.Peak)
+	case m.Harness+m.PathPeak > m.Peak:
+		return Mem{}, fmt.Errorf("rss_harness_kb=%d plus rss_path_peak_kb=%d exceed rss_peak_kb=%d", m.Harness, m.PathPeak, m.Peak)
+	}
+	return m, nil
+}
+
+// metrics are m's units: peak-RSS-MB, then the split (split), MiB as the
+// Go cells' (a JVM cell has no arrow-peak-MB: it builds no Arrow batches).
+func (m Mem) metrics() []results.Metric {
+	return append([]results.Metric{{Value: float64(m.Peak) / 1024, Unit: results.UnitPeakRSSMB}}, m.split()...)
+}
+
+// split are path-peak-RSS-MB and harness-RSS-MB, for a caller that
+// reports the process's peak itself (the live figures).
+func (m Mem) split() []results.Metric {
+	return []results.Metric{
+		{Value: float64(m.PathPeak) / 1024, Unit: results.UnitPathPeakRSSMB},
+		{Value: float64(m.Harness) / 1024, Unit: results.UnitHarnessRSSMB},
+	}
 }
 
 // resultPrefix starts the result line.
 const resultPrefix = "FPLAB"
 
 // resultKeys are the result line's fields, each required exactly once.
-var resultKeys = []string{"program", "records", "bytes", "window_ns", "startup_ns",
-	"warmup_records", "warmup_ns", "jvm", "gc", "heap_max", "conf"}
+var resultKeys = slices.Concat([]string{"program", "records", "bytes", "window_ns", "startup_ns",
+	"warmup_records", "warmup_ns", "jvm", "gc", "heap_max"}, memKeys, []string{"conf"})
 
 // ParseResult reads the one result line of a reference program's stdout:
 //
-//	FPLAB program=steady records=N bytes=B window_ns=W startup_ns=S warmup_records=R warmup_ns=U jvm=NAME/VERSION gc=NAME,... heap_max=BYTES conf=KEY:VALUE,...
+//	FPLAB program=steady records=N bytes=B window_ns=W startup_ns=S warmup_records=R warmup_ns=U jvm=NAME/VERSION gc=NAME,... heap_max=BYTES rss_harness_kb=H rss_path_peak_kb=P rss_peak_kb=K conf=KEY:VALUE,...
 //
 // Every field is required exactly once and no other is allowed; numbers
 // are non-negative decimal integers, records and window_ns are positive
-// unless records is 0. No result line, two of them, or a malformed one is
-// an error naming what is wrong.
+// unless records is 0; the rss_ fields are Mem's, KiB, consistent as memOf
+// checks. No result line, two of them, or a malformed one is an error
+// naming what is wrong.
 func ParseResult(stdout string) (Result, error) {
 	line, n := prefixedLine(stdout, resultPrefix)
 	switch n {
@@ -63,26 +126,9 @@ func ParseResult(stdout string) (Result, error) {
 	bad := func(format string, a ...any) (Result, error) {
 		return Result{}, fmt.Errorf("java reference result line %q: %w", line, fmt.Errorf(format, a...))
 	}
-	kv := make(map[string]string, len(resultKeys))
-	for _, f := range strings.Fields(line)[1:] {
-		k, v, ok := strings.Cut(f, "=")
-		switch {
-		case !ok || k == "":
-			return bad("field %q is not key=value", f)
-		case !slices.Contains(resultKeys, k):
-			return bad("unknown field %q", k)
-		case v == "":
-			return bad("field %s is empty", k)
-		}
-		if _, dup := kv[k]; dup {
-			return bad("field %s given twice", k)
-		}
-		kv[k] = v
-	}
-	for _, k := range resultKeys {
-		if _, ok := kv[k]; !ok {
-			return bad("missing field %s", k)
-		}
+	kv, err := lineFields(line, resultKeys)
+	if err != nil {
+		return bad("%w", err)
 	}
 	num := func(k string) (int64, error) {
 		v, err := strconv.ParseInt(kv[k], 10, 64)
@@ -115,6 +161,11 @@ func ParseResult(stdout string) (Result, error) {
 	if r.HeapMax == 0 {
 		return bad("heap_max is 0")
 	}
+	mem, err := memOf(kv)
+	if err != nil {
+		return bad("%w", err)
+	}
+	r.Mem = mem
 	if kv["conf"] != "-" {
 		for _, c := range strings.Split(kv["conf"], ",") {
 			if k, v, ok := strings.Cut(c, ":"); !ok || k == "" || v == "" {
@@ -124,6 +175,33 @@ func ParseResult(stdout string) (Result, error) {
 		}
 	}
 	return r, nil
+}
+
+// lineFields are the key=value fields of line after its prefix word:
+// each of keys exactly once, none other, no value empty.
+func lineFields(line string, keys []string) (map[string]string, error) {
+	kv := make(map[string]string, len(keys))
+	for _, f := range strings.Fields(line)[1:] {
+		k, v, ok := strings.Cut(f, "=")
+		switch {
+		case !ok || k == "":
+			return nil, fmt.Errorf("field %q is not key=value", f)
+		case !slices.Contains(keys, k):
+			return nil, fmt.Errorf("unknown field %q", k)
+		case v == "":
+			return nil, fmt.Errorf("field %s is empty", k)
+		}
+		if _, dup := kv[k]; dup {
+			return nil, fmt.Errorf("field %s given twice", k)
+		}
+		kv[k] = v
+	}
+	for _, k := range keys {
+		if _, ok := kv[k]; !ok {
+			return nil, fmt.Errorf("missing field %s", k)
+		}
+	}
+	return kv, nil
 }
 
 // prefixedLine is the last line of stdout that is prefix or starts with

@@ -10,6 +10,7 @@ import (
 const javaRefSample = "FPLAB program=steady records=500000 bytes=55000000 window_ns=1250000000 startup_ns=2100000000 " +
 	"warmup_records=500000 warmup_ns=2000000000 jvm=OpenJDK_64-Bit_Server_VM/17.0.15+6-Debian-1deb12u1 " +
 	"gc=G1_Young_Generation,G1_Old_Generation heap_max=536870912 " +
+	"rss_harness_kb=61440 rss_path_peak_kb=204800 rss_peak_kb=266240 " +
 	"conf=fetch.min.bytes:1,fetch.max.bytes:52428800,max.poll.records:10000,isolation.level:read_committed"
 
 func TestParseResult(t *testing.T) {
@@ -22,8 +23,8 @@ func TestParseResult(t *testing.T) {
 		Window: 1250 * time.Millisecond, Startup: 2100 * time.Millisecond,
 		WarmupRecords: 500000, Warmup: 2 * time.Second,
 		JVM: "OpenJDK_64-Bit_Server_VM/17.0.15+6-Debian-1deb12u1", GC: "G1_Young_Generation,G1_Old_Generation",
-		HeapMax: 536870912,
-		Conf:    []string{"fetch.min.bytes:1", "fetch.max.bytes:52428800", "max.poll.records:10000", "isolation.level:read_committed"},
+		HeapMax: 536870912, Mem: Mem{Harness: 61440, PathPeak: 204800, Peak: 266240},
+		Conf: []string{"fetch.min.bytes:1", "fetch.max.bytes:52428800", "max.poll.records:10000", "isolation.level:read_committed"},
 	}
 	if fmt.Sprintf("%+v", r) != fmt.Sprintf("%+v", want) {
 		t.Errorf("ParseResult =\n%+v\nwant\n%+v", r, want)
@@ -57,6 +58,10 @@ func TestParseResult(t *testing.T) {
 		"overflow":         {strings.Replace(javaRefSample, "bytes=55000000", "bytes=99999999999999999999", 1), `bytes="99999999999999999999"`},
 		"zero window":      {strings.Replace(javaRefSample, "window_ns=1250000000", "window_ns=0", 1), "empty window"},
 		"zero heap":        {strings.Replace(javaRefSample, "heap_max=536870912", "heap_max=0", 1), "heap_max is 0"},
+		"missing rss":      {strings.Replace(javaRefSample, "rss_path_peak_kb=204800 ", "", 1), "missing field rss_path_peak_kb"},
+		"negative rss":     {strings.Replace(javaRefSample, "rss_harness_kb=61440", "rss_harness_kb=-1", 1), `rss_harness_kb="-1"`},
+		"zero harness":     {strings.Replace(javaRefSample, "rss_harness_kb=61440", "rss_harness_kb=0", 1), "a zero resident set"},
+		"rss over peak":    {strings.Replace(javaRefSample, "rss_peak_kb=266240", "rss_peak_kb=266239", 1), "exceed rss_peak_kb=266239"},
 		"duplicate":        {javaRefSample + " records=1", "records given twice"},
 		"unknown field":    {javaRefSample + " speed=fast", `unknown field "speed"`},
 		"not key=value":    {javaRefSample + " loose", `"loose" is not key=value`},

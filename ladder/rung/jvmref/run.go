@@ -98,12 +98,13 @@ func exitError(what string, err error, timedOut bool, limit time.Duration, stder
 }
 
 // ran sets what the Go side saw of the ended process: its command line
-// (the temporary directory's flag included), CPU and peak RSS.
+// (the temporary directory's flag included) and CPU. Not its ru_maxrss,
+// which holds the rung's own resident set (see Mem): the JVM reports its
+// memory itself.
 func (r *Result) ran(cmd *exec.Cmd) {
 	r.Argv = cmd.Args[1:]
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok && ru != nil {
 		r.CPU = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-		r.MaxRSS = ru.Maxrss
 	}
 }
 

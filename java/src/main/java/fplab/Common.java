@@ -21,11 +21,15 @@ import java.util.Set;
  *
  * <pre>
  * FPLAB program=steady records=N bytes=B window_ns=W startup_ns=S warmup_records=R warmup_ns=U
- *       jvm=NAME/VERSION gc=COLLECTOR,... heap_max=BYTES conf=KEY:VALUE,...
+ *       jvm=NAME/VERSION gc=COLLECTOR,... heap_max=BYTES
+ *       rss_harness_kb=H rss_path_peak_kb=P rss_peak_kb=K conf=KEY:VALUE,...
  * </pre>
  *
  * (one line; fields separated by one space, values never contain spaces:
- * spaces in the JVM and collector names become '_'). Every failure prints
+ * spaces in the JVM and collector names become '_'). The rss_ fields are
+ * the JVM's memory, KiB, split where the program's client or job opens
+ * (Rss): what was resident then, the peak since less that, and the
+ * process's peak. Every failure prints
  * exactly one line {@code fplab: <program>: <reason>} on stderr and exits 1.
  */
 final class Common {
@@ -174,7 +178,7 @@ final class Common {
 
     /** The result line (see the class comment). */
     static String resultLine(String program, long records, long bytes, long windowNs, long startupNs,
-                             long warmupRecords, long warmupNs, Map<String, String> conf) {
+                             long warmupRecords, long warmupNs, Rss.Split mem, Map<String, String> conf) {
         List<String> gcs = new ArrayList<>();
         for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
             gcs.add(token(gc.getName()));
@@ -194,6 +198,9 @@ final class Common {
         f.put("jvm", token(System.getProperty("java.vm.name") + "/" + System.getProperty("java.vm.version")));
         f.put("gc", String.join(",", gcs));
         f.put("heap_max", Long.toString(Runtime.getRuntime().maxMemory()));
+        f.put("rss_harness_kb", Long.toString(mem.harnessKb));
+        f.put("rss_path_peak_kb", Long.toString(mem.pathPeakKb));
+        f.put("rss_peak_kb", Long.toString(mem.peakKb));
         f.put("conf", String.join(",", kv));
         StringBuilder sb = new StringBuilder("FPLAB");
         for (Map.Entry<String, String> e : f.entrySet()) {

@@ -232,6 +232,12 @@ public final class FlinkBounded {
         long warmRecords = 0, warmNs = 0, startup = 0;
         boolean seen = false;
         Totals m = null;
+        // The path opens here, before the first job's environment is made:
+        // each run's MiniCluster (started by its job's execution), its
+        // KafkaSource and the job are the reference's work, warm-up runs
+        // included as steady's warm-up pass is; the JVM, the arguments and
+        // the format's deserializer checked above are the harness (Rss).
+        Rss rss = Rss.mark();
         for (long run = 0; run <= warmupRuns; run++) {
             Totals t = runJob(props, topic, partitions, records, format, parallelism, objectReuse, checkpointMs,
                     start, deadline, timeoutMs);
@@ -246,6 +252,7 @@ public final class FlinkBounded {
                 m = t;
             }
         }
+        Rss.Split mem = rss.end();
         Map<String, String> conf = SteadyConsumer.confOf(props, SteadyConsumer.CONF_KEYS);
         conf.put("format", format);
         conf.put("parallelism", Integer.toString(parallelism));
@@ -258,7 +265,7 @@ public final class FlinkBounded {
             conf.put("state-backend", STATE_BACKEND);
         }
         String line = Common.resultLine(PROGRAM, m.records, m.bytes, m.records > 0 ? m.last - m.first : 0,
-                startup, warmRecords, warmNs, conf);
+                startup, warmRecords, warmNs, mem, conf);
         if (checkpointMs > 0) {
             line += "\n" + checkpointLine(m.checkpointsMs, m.checkpointsFailed);
         }
@@ -287,6 +294,9 @@ public final class FlinkBounded {
             throws Exception {
         Shared.reset();
         LiveShared.reset(partitions, parallelism);
+        // The path opens here, as in the bounded read (run): the job's
+        // environment, its MiniCluster and the job are the path's (Rss).
+        Rss rss = Rss.mark();
         Configuration conf = new Configuration();
         conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
         conf.set(PipelineOptions.OBJECT_REUSE, objectReuse);
@@ -326,6 +336,7 @@ public final class FlinkBounded {
             out.now("FPLAB-READY");
             await(CompletableFuture.anyOf(LiveShared.done, result), deadline, timeoutMs, "every record was read");
             long cpu1 = Live.processCpuNanos();
+            Rss.Split mem = rss.end();
             if (!LiveShared.done.isDone()) {
                 result.get();
                 throw new Common.Fail("the live job ended before it read every record");
@@ -363,7 +374,7 @@ public final class FlinkBounded {
             c.put("flink", org.apache.flink.runtime.util.EnvironmentInformation.getVersion());
             c.put("live", "true");
             c.put("live-range-max-ms", "1");
-            return Common.resultLine(PROGRAM, n, bytes, Math.max(last - first, 1), readyNs - jvmStart, 0, 0, c)
+            return Common.resultLine(PROGRAM, n, bytes, Math.max(last - first, 1), readyNs - jvmStart, 0, 0, mem, c)
                     + "\n" + Live.line(cpu0 < 0 || cpu1 < 0 ? 0 : cpu1 - cpu0, count, crc);
         } catch (ExecutionException e) {
             throw new Common.Fail("job failed: " + Common.rootCause(e));

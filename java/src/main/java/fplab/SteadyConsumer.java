@@ -195,6 +195,10 @@ public final class SteadyConsumer {
             }
             return runLive(props, topic, partitions, records, deadline, timeoutMs, jvmStart);
         }
+        // The path opens here: the consumer, its warm-up pass and the
+        // measured pass are the reference's work; the JVM and the
+        // arguments read so far are the harness (Rss).
+        Rss rss = Rss.mark();
         try (KafkaConsumer<byte[], byte[]> c =
                      new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             List<PartitionInfo> infos = c.partitionsFor(topic, remaining(deadline, timeoutMs));
@@ -223,6 +227,7 @@ public final class SteadyConsumer {
             }
             rewind(c, tps, begin);
             Pass m = read(c, tps, end, Long.MAX_VALUE, deadline, timeoutMs, records);
+            Rss.Split mem = rss.end();
             if (m.count != records) {
                 throw new Common.Fail("read " + m.count + " records in [beginning, end) of " + topic + ", expected " + records);
             }
@@ -233,7 +238,7 @@ public final class SteadyConsumer {
                 startup = m.first - jvmStart;
             }
             return Common.resultLine(PROGRAM, m.count, m.bytes, m.span(), startup,
-                    warm == null ? 0 : warm.count, warm == null ? 0 : warm.span(),
+                    warm == null ? 0 : warm.count, warm == null ? 0 : warm.span(), mem,
                     confOf(props, CONF_KEYS));
         }
     }
@@ -268,6 +273,10 @@ public final class SteadyConsumer {
     static String runLive(Properties props, String topic, int partitions, long records, long deadline,
                           long timeoutMs, long jvmStart) {
         Live.Out out = Live.Out.get();
+        // The path opens here, as in the bounded read (run): the consumer
+        // and everything it reads are the path's, the JVM and the live
+        // output's writer the harness's (Rss).
+        Rss rss = Rss.mark();
         try (KafkaConsumer<byte[], byte[]> c =
                      new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             // The Go side made the topic just now: wait for its metadata.
@@ -315,6 +324,7 @@ public final class SteadyConsumer {
                 left -= handle(c.poll(Duration.ofMillis(Math.max(wait, 1))), out, sums, next, end, r);
             }
             long cpu1 = Live.processCpuNanos();
+            Rss.Split mem = rss.end();
             if (r.count != records) {
                 throw new Common.Fail("read " + r.count + " records of the live topic " + topic + ", expected " + records);
             }
@@ -325,7 +335,7 @@ public final class SteadyConsumer {
             Map<String, String> conf = confOf(props, CONF_KEYS);
             conf.put("live", "true");
             out.flush();
-            return Common.resultLine(PROGRAM, r.count, r.bytes, r.span(), readyNs - jvmStart, 0, 0, conf)
+            return Common.resultLine(PROGRAM, r.count, r.bytes, r.span(), readyNs - jvmStart, 0, 0, mem, conf)
                     + "\n" + Live.line(cpu0 < 0 || cpu1 < 0 ? 0 : cpu1 - cpu0, sums.count, crc);
         }
     }
