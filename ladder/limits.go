@@ -113,6 +113,9 @@ func checkSpec(s *Spec) error {
 	if err := checkBrokerKill(s, cells); err != nil {
 		return err
 	}
+	if err := checkHeadline(s, cells); err != nil {
+		return err
+	}
 	if _, err := calibrationCell(s, cells); err != nil {
 		return &SpecError{Field: "calibrate", Msg: err.Error(), Err: err}
 	}

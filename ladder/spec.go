@@ -133,6 +133,11 @@ type Spec struct {
 	// and restarted mid-cell (docs/kafka.md); empty: none.
 	BrokerKill map[string]string `json:"broker_kill,omitempty"`
 
+	// Headline lists the comparisons the spec was written to answer
+	// ("fast/flink by format"; package results/headline), which the
+	// report opens with; each names only paths and values the spec runs.
+	Headline []string `json:"headline,omitempty"`
+
 	// Bootstrap and ClusterProps describe the cluster=external cluster.
 	Bootstrap    []string          `json:"bootstrap,omitempty"`
 	ClusterProps map[string]string `json:"cluster_props,omitempty"`

@@ -15,6 +15,7 @@ import (
 
 	"github.com/fastpathlab/fplab/cell"
 	"github.com/fastpathlab/fplab/internal/oneline"
+	"github.com/fastpathlab/fplab/results/headline"
 	"github.com/fastpathlab/fplab/workloads"
 )
 
@@ -231,6 +232,8 @@ func (p *specParser) field(s *Spec, k, v *yaml.Node) error {
 		s.LiveWarmup, err = p.nonNegDuration(f, v)
 	case "max_rate":
 		s.MaxRate, err = p.maxRateSpec(f, v)
+	case "headline":
+		s.Headline, err = p.headlines(f, v)
 	case "bootstrap":
 		s.Bootstrap, err = p.strList(f, v)
 	case "cluster_props":
@@ -544,6 +547,26 @@ func (p *specParser) strList(f string, v *yaml.Node) ([]string, error) {
 		s, err := p.str(f, it)
 		out = append(out, s)
 		return err
+	})
+	return out, err
+}
+
+// headlines reads the headline list: each entry a comparison that parses
+// (results/headline's grammar), refused at its own line otherwise. That
+// the spec runs what each names is checked once its cells are known
+// (checkHeadline).
+func (p *specParser) headlines(f string, v *yaml.Node) ([]string, error) {
+	var out []string
+	err := p.list(f, v, "strings", func(it *yaml.Node) error {
+		s, err := p.str(f, it)
+		if err != nil {
+			return err
+		}
+		if _, err := headline.Parse(s); err != nil {
+			return p.errAt(it, f, "%s", oneline.Err(err))
+		}
+		out = append(out, s)
+		return nil
 	})
 	return out, err
 }

@@ -71,15 +71,19 @@ func Render(run results.Run, opt Options) (string, error) {
 			fmt.Fprintf(&b, "> **Incomplete run.** %s. Every figure below covers only what was journaled; `fplab ladder --resume %s` finishes it.\n\n", mdText(why), mdText(run.Dir))
 		}
 	}
-	b.WriteString("Fastpath Lab ladder run: the manifest, the A/A noise floor, the checkpoint knee, figures, tables of every metric and the failed cells. Gaps are shown as " + gapMark + " with a footnote saying why.\n\n")
+	// The answer first: the spec's headline, then what a parity or
+	// checkpoint run was for (the matrix, the knees); the run's facts and
+	// the full detail follow.
+	writeHeadline(&b, run.Manifest.Spec, a)
+	writeParity(&b, a.Parity)
+	writeKnee(&b, &n, a)
+	writeLatencyKnee(&b, &n, a)
+	b.WriteString("Fastpath Lab ladder run: the manifest, the A/A noise floor, figures, tables of every metric and the failed cells. Gaps are shown as " + gapMark + " with a footnote saying why.\n\n")
 	writeSummary(&b, &n, run, countRows(a))
 	if merged {
 		writeSources(&b, &n, src, srcErr)
 	}
-	writeParity(&b, a.Parity)
 	writeNoise(&b, &n, a)
-	writeKnee(&b, &n, a)
-	writeLatencyKnee(&b, &n, a)
 	writeToggles(&b, &n, a.Sweep, opt.CostBudget)
 	popt := plots.Options{Emulated: run.Manifest.Emulated, Prefer: opt.Prefer}
 	writeFigures(&b, run.Dir, a, popt, !opt.NoPlots, link)

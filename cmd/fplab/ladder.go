@@ -13,6 +13,7 @@ import (
 	"github.com/fastpathlab/fplab/ladder"
 	"github.com/fastpathlab/fplab/report"
 	"github.com/fastpathlab/fplab/results"
+	"github.com/fastpathlab/fplab/results/headline"
 )
 
 // runLadder runs (or resumes) a spec, then writes the report with its
@@ -94,6 +95,7 @@ func runReport(_ context.Context, args []string, stdout, stderr io.Writer) error
 	latBudget := fs.Float64("latency-budget-ms", 100, "end-to-end p99 budget for the latency knee (live cells)")
 	out := fs.String("out", "", "merged report directory (default results/runs/<UTC stamp>-merged)")
 	force := fs.Bool("force", false, "merge runs of different specs, or of the same arch")
+	head := fs.Bool("headline", false, "print only the run's headline table (its spec's comparisons) to stdout; writes nothing")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -101,6 +103,9 @@ func runReport(_ context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	opt := report.Options{BudgetMs: *budget, LatencyBudgetMs: *latBudget}
+	if *head {
+		return printHeadline(fs.Args(), opt, stdout)
+	}
 	var path string
 	var err error
 	switch fs.NArg() {
@@ -120,6 +125,24 @@ func runReport(_ context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	fmt.Fprintln(stdout, path)
 	return nil
+}
+
+// printHeadline prints the headline table of the one run in args:
+// `fplab report --headline RUN`. A comparison the run cannot resolve at
+// all is printed with its row and makes the exit non-zero.
+func printHeadline(args []string, opt report.Options, stdout io.Writer) error {
+	if len(args) != 1 {
+		return fmt.Errorf("--headline wants one run directory, got %d", len(args))
+	}
+	run, err := results.ReadRun(args[0])
+	if err != nil {
+		return err
+	}
+	rows, cerr := report.Headline(run, opt)
+	if err := headline.WriteText(stdout, rows); err != nil {
+		return err
+	}
+	return cerr
 }
 
 // checkBudgets refuses a bad --budget-ms or --latency-budget-ms before

@@ -169,6 +169,10 @@ func writeRuns(t *testing.T, pkgDir string) {
 	resultstest.WriteRun(t, "runs/new-lacks", m, lacks)
 	resultstest.WriteRun(t, "runs/x86", x86, old)
 	resultstest.WriteRun(t, "runs/gap", m, resultstest.GapRows())
+	headed := m
+	headed.Spec = []byte(`{"name":"fixture","path":["rowwise","fast"],"batch":[1024,8192],"alloc":["go","mimalloc2"],"repetitions":6,` +
+		`"headline":["fast/rowwise by batch","mimalloc2/go on fast"]}`)
+	resultstest.WriteRun(t, "runs/headed", headed, resultstest.TableRows())
 
 	// A run profiled as `fplab ladder --profile` leaves it: a CPU and an
 	// allocs profile of the fast cell, a CPU profile of the franz cell.
@@ -244,6 +248,9 @@ func TestGolden(t *testing.T) {
 		{"report-missing-run", 1, []string{"report", "runs/nope"}},
 		{"report-bad-budget", 1, []string{"report", "--budget-ms", "-5", "runs/gap"}},
 		{"report-bad-latency-budget", 1, []string{"report", "--latency-budget-ms", "-5", "runs/gap"}},
+		{"report-headline", 0, []string{"report", "--headline", "runs/headed"}},
+		{"report-headline-none", 1, []string{"report", "--headline", "runs/gap"}},
+		{"report-headline-two-runs", 1, []string{"report", "--headline", "runs/headed", "runs/gap"}},
 		{"ladder-bad-budget", 1, []string{"ladder", "--budget-ms", "nan", "--spec", "nope.yaml"}},
 		{"profile-top", 0, []string{"profile", "top", "runs/prof", fastCell}},
 		{"profile-top-allocs", 0, []string{"profile", "--kind", "allocs", "top", "runs/prof", fastCell}},
@@ -290,11 +297,11 @@ func TestGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ents) != 7 {
+	if len(ents) != 8 {
 		var names []string
 		for _, e := range ents {
 			names = append(names, e.Name())
 		}
-		t.Errorf("runs/ holds %v, want the 7 fixture runs only", names)
+		t.Errorf("runs/ holds %v, want the 8 fixture runs only", names)
 	}
 }

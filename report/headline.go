@@ -1,0 +1,89 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/fastpathlab/fplab/results"
+	"github.com/fastpathlab/fplab/results/headline"
+)
+
+// specHeadlines are the comparisons the run's spec names in its headline
+// list (docs/spec.md), parsed: the question the run was written to answer.
+// A spec without one, or a manifest without a spec, has none. A headline
+// that no longer parses (a run written by another version of the lab) is
+// an error naming it; the report says so in its place.
+func specHeadlines(spec json.RawMessage) ([]headline.Comparison, error) {
+	var fields struct {
+		Headline []string `json:"headline"`
+	}
+	if len(spec) == 0 || json.Unmarshal(spec, &fields) != nil {
+		return nil, nil
+	}
+	comps := make([]headline.Comparison, 0, len(fields.Headline))
+	for _, h := range fields.Headline {
+		c, err := headline.Parse(h)
+		if err != nil {
+			return nil, err
+		}
+		comps = append(comps, c)
+	}
+	return comps, nil
+}
+
+// Headline computes the run's headline rows (its spec's comparisons over
+// the analysed run) for `fplab report --headline`; a run whose spec names
+// none is an error saying so.
+func Headline(run results.Run, opt Options) ([]headline.Row, error) {
+	opt, err := opt.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	comps, err := specHeadlines(run.Manifest.Spec)
+	if err != nil {
+		return nil, err
+	}
+	if len(comps) == 0 {
+		return nil, fmt.Errorf("%s: the run's spec names no headline (docs/spec.md, headline)", run.Dir)
+	}
+	a, err := results.Analyze(run.Rows, results.AnalysisOptions{BudgetMs: opt.BudgetMs, LatencyBudgetMs: opt.LatencyBudgetMs,
+		Tables: results.TableOptions{Order: specOrder(run.Manifest.Spec)}})
+	if err != nil {
+		return nil, err
+	}
+	return headline.Compute(a, comps)
+}
+
+// writeHeadline opens the report with the answer to the spec's question:
+// the sentences the headline rows make, then their table. Rows Compute
+// could not make (a comparison the run cannot resolve at all) are listed
+// after the table with the reason; a spec without a headline writes
+// nothing.
+func writeHeadline(b *strings.Builder, spec json.RawMessage, a *results.Analysis) {
+	comps, err := specHeadlines(spec)
+	if err != nil {
+		fmt.Fprintf(b, "## Headline\n\nThe spec's headline cannot be read: %s.\n\n", mdText(err.Error()))
+		return
+	}
+	if len(comps) == 0 {
+		return
+	}
+	rows, err := headline.Compute(a, comps)
+	b.WriteString("## Headline\n\n")
+	for _, s := range headline.Sentences(rows) {
+		b.WriteString(mdText(s) + "\n\n")
+	}
+	var t strings.Builder
+	if werr := headline.WriteMarkdown(&t, rows); werr == nil {
+		b.WriteString(t.String())
+		b.WriteString("\n")
+	}
+	if err != nil {
+		b.WriteString("Not computed:\n\n")
+		for _, l := range strings.Split(err.Error(), "\n") {
+			fmt.Fprintf(b, "- %s\n", mdText(l))
+		}
+		b.WriteString("\n")
+	}
+}
