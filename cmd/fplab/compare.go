@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/fastpathlab/fplab/report"
 	"github.com/fastpathlab/fplab/results"
+	"github.com/fastpathlab/fplab/results/headline"
 )
 
 // runCompare prints benchstat-style deltas between two runs and fails when
@@ -16,6 +18,7 @@ func runCompare(_ context.Context, args []string, stdout, stderr io.Writer) erro
 	fs := newFlags("compare", stderr)
 	threshold := fs.Float64("threshold", results.DefaultThreshold, "regression threshold as a fraction (0.05 = 5%)")
 	force := fs.Bool("force", false, "compare runs from different host fingerprints")
+	head := fs.Bool("headline", false, "compare the runs' headlines (NEW's spec's comparisons over both runs) instead of every cell")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -32,6 +35,15 @@ func runCompare(_ context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if err := results.CheckComparable(oldRun.Manifest, newRun.Manifest, *force); err != nil {
 		return err
+	}
+	if *head {
+		// A headline that moved is a finding, not a regression: the exit
+		// status says only whether both runs could be compared.
+		changes, err := report.HeadlineChanges(oldRun, newRun, report.Options{})
+		if err != nil {
+			return err
+		}
+		return headline.WriteChanges(stdout, changes)
 	}
 	cmp, err := results.Compare(oldRun.Rows, newRun.Rows, *threshold)
 	if err != nil {

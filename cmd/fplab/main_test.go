@@ -249,6 +249,8 @@ func TestGolden(t *testing.T) {
 		{"report-bad-budget", 1, []string{"report", "--budget-ms", "-5", "runs/gap"}},
 		{"report-bad-latency-budget", 1, []string{"report", "--latency-budget-ms", "-5", "runs/gap"}},
 		{"report-headline", 0, []string{"report", "--headline", "runs/headed"}},
+		{"compare-headline-same", 0, []string{"compare", "--headline", "runs/headed", "runs/headed"}},
+		{"compare-headline-none", 1, []string{"compare", "--headline", "runs/old", "runs/new"}},
 		{"report-headline-none", 1, []string{"report", "--headline", "runs/gap"}},
 		{"report-headline-two-runs", 1, []string{"report", "--headline", "runs/headed", "runs/gap"}},
 		{"ladder-bad-budget", 1, []string{"ladder", "--budget-ms", "nan", "--spec", "nope.yaml"}},
