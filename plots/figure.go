@@ -1,5 +1,7 @@
 package plots
 
+import "math"
+
 // Figure is one image to draw, as data: Plan builds figures from rows and
 // the renderer turns them into PNG and SVG. A figure with a Skip reason has
 // no panels and is not drawn.
@@ -38,6 +40,10 @@ const (
 	// no markers and no whiskers, for dense series (a latency percentile
 	// curve, a lag series over time).
 	CurvePanel
+	// RatioPanel draws Ratios, one horizontal row per ratio, top to
+	// bottom (a forest plot): a dot at the ratio with its interval as a
+	// bar, a line at 1 and each row's band 1 ± its floor behind it.
+	RatioPanel
 )
 
 // Panel is one set of axes of a figure.
@@ -45,7 +51,8 @@ type Panel struct {
 	Kind           PanelKind
 	Title          string
 	XLabel, YLabel string
-	// LogX puts the x axis on a log scale with power-of-two ticks.
+	// LogX puts the x axis on a log scale with power-of-two ticks (a
+	// ratio panel's with ticks at 1, 2 and 5 times the powers of ten).
 	LogX bool
 	// Lines are the series of a line panel.
 	Lines []Series
@@ -66,6 +73,8 @@ type Panel struct {
 	Rows []CellRow
 	// Curves are the lines of a curve panel.
 	Curves []Curve
+	// Ratios are the rows of a ratio panel, drawn top to bottom.
+	Ratios []RatioRow
 	// LogY puts a curve or line panel's y axis on a log scale labelled at
 	// the powers of ten (a line panel's only when every y is positive).
 	LogY bool
@@ -77,6 +86,25 @@ type Panel struct {
 	// panel with a linear x axis: where the live cells' measured window
 	// starts.
 	StartX float64
+}
+
+// RatioRow is one row of a ratio panel: a ratio (> 0) and its interval.
+type RatioRow struct {
+	Label string
+	Ratio float64
+	// Lo and Hi bound the ratio's interval; a row without one (both 0, or
+	// Hi infinite) is a dot without a bar.
+	Lo, Hi float64
+	// Resolved rows are drawn solid, the others hollow and grey.
+	Resolved bool
+	// Floor, when > 0, shades 1 ± Floor behind the row (its unit's A/A
+	// noise floor); rows of one floor next to each other make one band.
+	Floor float64
+}
+
+// HasInterval reports whether the row has an interval to draw.
+func (r RatioRow) HasInterval() bool {
+	return r.Lo > 0 && r.Hi >= r.Lo && !math.IsInf(r.Hi, 0)
 }
 
 // Curve is one line of a curve panel: its points in drawing order.
@@ -171,4 +199,12 @@ const (
 	LegendCurve
 	// LegendStart is the dashed vertical line of Panel.StartX.
 	LegendStart
+	// LegendRatio is a ratio panel's resolved row: a filled dot on its
+	// interval bar.
+	LegendRatio
+	// LegendRatioOpen is a ratio panel's unresolved row: a hollow grey
+	// dot on a grey bar.
+	LegendRatioOpen
+	// LegendFloor is the shaded band of RatioRow.Floor.
+	LegendFloor
 )

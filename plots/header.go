@@ -101,6 +101,12 @@ func thumbnail(e LegendEntry) plot.Thumbnailer {
 		return curveLine{c: Curve{Style: e.Style}}
 	case LegendStart:
 		return startLine{}
+	case LegendRatio:
+		return ratioThumb{resolved: true}
+	case LegendRatioOpen:
+		return ratioThumb{}
+	case LegendFloor:
+		return floorThumb{}
 	}
 	return rangeLine{s: Series{Style: e.Style}}
 }

@@ -58,9 +58,9 @@ func Render(fig Figure, format string) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// figureSize is the image width and the height of each panel. A row panel
-// is as tall as its rows need and widens so that long cell labels leave the
-// data area at least rowDataWidth; a figure of more than two panels has
+// figureSize is the image width and the height of each panel. A row or
+// ratio panel is as tall as its rows need and widens so that long labels
+// leave the data area at least rowDataWidth; a figure of more than two panels has
 // shorter dot and curve panels, so a faceted figure stays within a screen
 // or two.
 func figureSize(fig Figure) (width, panelH vg.Length) {
@@ -68,17 +68,31 @@ func figureSize(fig Figure) (width, panelH vg.Length) {
 	if k := fig.Panels[0].Kind; len(fig.Panels) > 2 && (k == DotPanel || k == CurvePanel) {
 		panelH = shortPanelHeight
 	}
+	rowsH := vg.Length(0)
 	for _, pn := range fig.Panels {
-		if pn.Kind != RowPanel {
+		var labels []string
+		switch pn.Kind {
+		case RowPanel:
+			for _, r := range pn.Rows {
+				labels = append(labels, r.Label)
+			}
+		case RatioPanel:
+			for _, r := range pn.Ratios {
+				labels = append(labels, r.Label)
+			}
+		default:
 			continue
 		}
 		sty := textStyle(rowFont, markColor)
 		var label vg.Length
-		for _, r := range pn.Rows {
-			label = max(label, sty.Width(r.Label))
+		for _, l := range labels {
+			label = max(label, sty.Width(l))
 		}
 		width = max(width, label+rowDataWidth)
-		panelH = max(rowMinHeight, vg.Length(len(pn.Rows))*rowPitch+rowAxisRoom)
+		rowsH = max(rowsH, rowMinHeight, vg.Length(len(labels))*rowPitch+rowAxisRoom)
+	}
+	if rowsH > 0 {
+		panelH = rowsH
 	}
 	return width, panelH
 }
@@ -100,6 +114,9 @@ func buildPanel(pn Panel) *plot.Plot {
 		return p
 	case CurvePanel:
 		addCurves(p, pn)
+		return p
+	case RatioPanel:
+		addRatios(p, pn)
 		return p
 	default:
 		if addLines(p, pn) {

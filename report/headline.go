@@ -3,8 +3,11 @@ package report
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 
+	"github.com/fastpathlab/fplab/plots"
 	"github.com/fastpathlab/fplab/results"
 	"github.com/fastpathlab/fplab/results/headline"
 )
@@ -56,11 +59,13 @@ func Headline(run results.Run, opt Options) ([]headline.Row, error) {
 }
 
 // writeHeadline opens the report with the answer to the spec's question:
-// the sentences the headline rows make, then their table. Rows Compute
-// could not make (a comparison the run cannot resolve at all) are listed
-// after the table with the reason; a spec without a headline writes
-// nothing.
-func writeHeadline(b *strings.Builder, spec json.RawMessage, a *results.Analysis) {
+// the sentences the headline rows make, then their figure (plots.
+// HeadlineFigure, drawn into <runDir>/plots/ when draw is set; otherwise
+// the image already there is linked) with its caption, then their table.
+// Rows Compute could not make (a comparison the run cannot resolve at
+// all) are listed after the table with the reason; a spec without a
+// headline writes nothing.
+func writeHeadline(b *strings.Builder, runDir string, spec json.RawMessage, a *results.Analysis, popt plots.Options, draw bool, link func(string) string) {
 	comps, err := specHeadlines(spec)
 	if err != nil {
 		fmt.Fprintf(b, "## Headline\n\nThe spec's headline cannot be read: %s.\n\n", mdText(err.Error()))
@@ -74,6 +79,7 @@ func writeHeadline(b *strings.Builder, spec json.RawMessage, a *results.Analysis
 	for _, s := range headline.Sentences(rows) {
 		b.WriteString(mdText(s) + "\n\n")
 	}
+	writeHeadlineFigure(b, runDir, plots.HeadlineFigure(rows, popt), popt, draw, link)
 	var t strings.Builder
 	if werr := headline.WriteMarkdown(&t, rows); werr == nil {
 		b.WriteString(t.String())
@@ -85,5 +91,33 @@ func writeHeadline(b *strings.Builder, spec json.RawMessage, a *results.Analysis
 			fmt.Fprintf(b, "- %s\n", mdText(l))
 		}
 		b.WriteString("\n")
+	}
+}
+
+// writeHeadlineFigure draws fig into <runDir>/plots/ when draw is set and
+// links its PNG, with its caption and SVG link, as writeFigures links
+// each figure. A skipped figure (no row has a ratio: the sentences say
+// why) writes nothing, and so does one not drawn yet when draw is off; a
+// figure that cannot be drawn says so.
+func writeHeadlineFigure(b *strings.Builder, runDir string, fig plots.Figure, popt plots.Options, draw bool, link func(string) string) {
+	if fig.Skip != "" {
+		return
+	}
+	if draw {
+		if _, err := plots.WriteFigure(runDir, fig, popt); err != nil {
+			fmt.Fprintf(b, "The headline figure could not be drawn: %s\n\n", mdText(err.Error()))
+			return
+		}
+	}
+	png := plots.Dir + "/" + fig.Name + ".png"
+	if _, err := os.Stat(filepath.Join(runDir, filepath.FromSlash(png))); err != nil {
+		return
+	}
+	fmt.Fprintf(b, "![%s](%s)\n\n", mdText(strings.ReplaceAll(fig.Title, "\n", " — ")), link(png))
+	svg := plots.Dir + "/" + fig.Name + ".svg"
+	if _, err := os.Stat(filepath.Join(runDir, filepath.FromSlash(svg))); err == nil {
+		fmt.Fprintf(b, "%s [SVG](%s)\n\n", mdText(fig.Caption), link(svg))
+	} else {
+		fmt.Fprintf(b, "%s\n\n", mdText(fig.Caption))
 	}
 }

@@ -2,10 +2,13 @@ package report
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/fastpathlab/fplab/internal/golden"
+	"github.com/fastpathlab/fplab/plots"
 	"github.com/fastpathlab/fplab/results"
 	"github.com/fastpathlab/fplab/results/resultstest"
 )
@@ -67,4 +70,40 @@ func TestHeadlineUnreadable(t *testing.T) {
 	dir := resultstest.TempRun(t, "20261202T100000Z-lab-1", m, resultstest.TableRows())
 	md := writeReport(t, dir, Options{NoPlots: true})
 	lacks(t, "report", md, "## Headline\n\nThe spec's headline cannot be read: ", "## Tables")
+}
+
+// TestHeadlineFigure: with plots on, the headline section links
+// plots/headline.png (and its SVG) between the sentences and the table,
+// with the figure's caption, and both links resolve to files the report
+// drew; with plots off a later report links the images already drawn, and
+// a report of a spec without a headline draws none.
+func TestHeadlineFigure(t *testing.T) {
+	m := headlineManifest(t, "fast/rowwise by batch", "mimalloc2/go on fast", "fast/ceiling")
+	dir := resultstest.TempRun(t, "20261202T100000Z-lab-1", m, resultstest.TableRows())
+	for _, opt := range []Options{{}, {NoPlots: true}} {
+		md := writeReport(t, dir, opt)
+		section := md[strings.Index(md, "## Headline\n"):strings.Index(md, "Fastpath Lab ladder run:")]
+		img := strings.Index(section, "![Headline: ")
+		if img < 0 {
+			t.Fatalf("NoPlots %v: no headline figure in\n%s", opt.NoPlots, section)
+		}
+		if sentences, tab := strings.Index(section, "Not measured: "), strings.Index(section, "| headline |"); !(sentences < img && img < tab) {
+			t.Errorf("NoPlots %v: the figure (at %d) is not between the sentences (%d) and the table (%d)", opt.NoPlots, img, sentences, tab)
+		}
+		for _, rel := range []string{"plots/headline.png", "plots/headline.svg"} {
+			if !strings.Contains(section, "("+rel+")") {
+				t.Errorf("NoPlots %v: the section does not link %s", opt.NoPlots, rel)
+			}
+			if st, err := os.Stat(filepath.Join(dir, filepath.FromSlash(rel))); err != nil || st.Size() == 0 {
+				t.Errorf("NoPlots %v: %s: %v", opt.NoPlots, rel, err)
+			}
+		}
+		lacks(t, "headline section", section, "Not drawn: fast/ceiling (no path=ceiling cell).", "A row per comparison and group")
+	}
+
+	plain := resultstest.TempRun(t, "20261202T100000Z-lab-2", resultstest.Manifest(), resultstest.TableRows())
+	writeReport(t, plain, Options{})
+	if _, err := os.Stat(filepath.Join(plain, plots.Dir, plots.HeadlineFigureName+".png")); err == nil {
+		t.Error("a run without a headline got a headline figure")
+	}
 }

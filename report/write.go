@@ -74,7 +74,8 @@ func Render(run results.Run, opt Options) (string, error) {
 	// The answer first: the spec's headline, then what a parity or
 	// checkpoint run was for (the matrix, the knees); the run's facts and
 	// the full detail follow.
-	writeHeadline(&b, run.Manifest.Spec, a)
+	popt := plots.Options{Emulated: run.Manifest.Emulated, Prefer: opt.Prefer}
+	writeHeadline(&b, run.Dir, run.Manifest.Spec, a, popt, !opt.NoPlots, link)
 	writeParity(&b, a.Parity)
 	writeKnee(&b, &n, a)
 	writeLatencyKnee(&b, &n, a)
@@ -85,7 +86,6 @@ func Render(run results.Run, opt Options) (string, error) {
 	}
 	writeNoise(&b, &n, a)
 	writeToggles(&b, &n, a.Sweep, opt.CostBudget)
-	popt := plots.Options{Emulated: run.Manifest.Emulated, Prefer: opt.Prefer}
 	writeFigures(&b, run.Dir, a, popt, !opt.NoPlots, link)
 	writeTables(&b, &n, run.Dir, a, run.Manifest.Emulated, link)
 	writeProfiles(&b, run.Dir)
