@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/fastpathlab/fplab/cell"
@@ -15,7 +16,10 @@ import (
 // swept cells, values in the spec's order) as Markdown:
 // the throughput (rec/s) tables and its shares of the references measured
 // in the same run (results.UnitPctCeiling, UnitPctTwin, UnitPctTwinExVerify) in full, every
-// other unit folded in a <details> block. A cell without data is a gap with a footnote saying why.
+// other unit folded in a <details> block. A table wider than
+// maxTableColumns is split by its columns (writeTable). A cell without data
+// is a gap with a footnote saying why; cells that are gaps for the same
+// reason share the footnote.
 // An emulated run's tables carry plots.EmulatedLabel in every heading.
 func writeTables(b *strings.Builder, n *notes, runDir string, a *results.Analysis, emulated bool, link func(string) string) {
 	b.WriteString("## Tables\n\n")
@@ -42,6 +46,10 @@ func writeTables(b *strings.Builder, n *notes, runDir string, a *results.Analysi
 		}
 		byUnit[t.Unit] = append(byUnit[t.Unit], t)
 	}
+	var look tableLook
+	if emulated {
+		look.suffix = " — " + plots.EmulatedLabel
+	}
 	for _, u := range units {
 		// Throughput and its shares of the run's references (the serving
 		// ceiling, the consume-only twin) are the headline; the rest folds.
@@ -50,10 +58,14 @@ func writeTables(b *strings.Builder, n *notes, runDir string, a *results.Analysi
 			fmt.Fprintf(b, "<details><summary>%s (%d tables)</summary>\n\n", mdText(u), len(byUnit[u]))
 		}
 		for _, t := range byUnit[u] {
-			if emulated {
-				t.Heading = t.Title() + " — " + plots.EmulatedLabel
+			// A split table links its full width: the CSV the ladder (or
+			// a merge) wrote beside the report, when it is there.
+			look.csv = ""
+			rel := results.TablesDir + "/" + results.TableFileBase(t.Unit, t.Axis) + ".csv"
+			if st, err := os.Stat(filepath.Join(runDir, filepath.FromSlash(rel))); err == nil && st.Mode().IsRegular() {
+				look.csv = fmt.Sprintf("[%s](%s)", mdText(rel), link(rel))
 			}
-			writeTable(b, n, t, gi)
+			writeTable(b, n, t, gi, look)
 		}
 		if folded {
 			b.WriteString("</details>\n\n")
@@ -63,15 +75,6 @@ func writeTables(b *strings.Builder, n *notes, runDir string, a *results.Analysi
 
 // plotsPrimaryUnit is the unit whose tables are shown unfolded.
 const plotsPrimaryUnit = results.UnitRecPerSec
-
-// writeTable renders t through results' own Markdown renderer, the one
-// tables/*.md use, so both print every figure the same way; only the
-// marks differ: warnings and gaps are the report's numbered footnotes, and
-// a gap says why it is one (gapIndex).
-func writeTable(b *strings.Builder, n *notes, t results.Table, gi gapIndex) {
-	t.WriteMarkdownNotes(b, tableNotes{n: n, t: t, gi: gi}) // a strings.Builder does not fail
-	b.WriteString("\n")
-}
 
 // tableNotes is the report's results.Notes.
 type tableNotes struct {
@@ -96,7 +99,10 @@ type gapIndex struct {
 }
 
 // why finds the cells matching the empty table cell's dimensions and says
-// what happened to them.
+// what happened to them. The text leaves the cell's name out: the table's
+// heading, row and column already say which cell it is (and Failed cells
+// names it), so every gap with the same reason shares one footnote instead
+// of one per cell.
 func (g gapIndex) why(t results.Table, tr results.TableRow, j int) string {
 	want := make(map[string]string)
 	for _, f := range t.Fixed {
@@ -113,36 +119,40 @@ func (g gapIndex) why(t results.Table, tr results.TableRow, j int) string {
 		}
 	}
 	want[t.Axis] = t.Cols[j]
-	var name string
 	reps, failed := 0, 0
-	var reason string
+	var reasons []string
 	for _, r := range g.rows {
 		if !dimsMatch(cell.Dims(r.Cell), want) {
 			continue
 		}
-		if name == "" {
-			name = r.Cell
-		}
 		reps++
 		if !r.OK {
 			failed++
+			reason := r.Reason
 			if reason == "" {
-				reason = r.Reason
+				reason = "no reason recorded"
+			}
+			if !slices.Contains(reasons, reason) {
+				reasons = append(reasons, reason)
 			}
 		}
 	}
 	switch {
 	case reps == 0:
-		return "not in the run: no cell " + wantText(want)
+		return whyNotRun
 	case failed == reps:
-		if reason == "" {
-			reason = "no reason recorded"
-		}
-		return fmt.Sprintf("%s: all %d repetitions failed (%s); see Failed cells", name, reps, reason)
+		// Sorted, so cells whose repetitions failed for the same reasons
+		// in another order still share a footnote.
+		sortStrings(reasons)
+		return fmt.Sprintf("all %d repetitions failed (%s); see Failed cells", reps, strings.Join(reasons, "; "))
 	default:
-		return fmt.Sprintf("%s: no %s samples in its successful repetitions", name, t.Unit)
+		return fmt.Sprintf("no %s samples in its successful repetitions", t.Unit)
 	}
 }
+
+// whyNotRun is the footnote of a table cell no journal row matches: the
+// spec left the combination out, or the run stopped before it.
+const whyNotRun = "not in the run: the journal has no cell for this row and column"
 
 func dimsMatch(dims, want map[string]string) bool {
 	for k, v := range want {
@@ -152,15 +162,4 @@ func dimsMatch(dims, want map[string]string) bool {
 		}
 	}
 	return true
-}
-
-func wantText(want map[string]string) string {
-	var parts []string
-	for k, v := range want {
-		if v != "" {
-			parts = append(parts, k+"="+v)
-		}
-	}
-	sortStrings(parts)
-	return strings.Join(parts, " ")
 }
