@@ -18,7 +18,7 @@
 //
 // A headline is one short string:
 //
-//	A/B [on V[, V...]] [by AXIS[, AXIS...]] [in UNIT]
+//	A/B [on V[, V...]] [by AXIS[, AXIS...]] [in UNIT] [upstream FIGURE]
 //
 //	fast/flink by format, cluster      rec/s of path=fast over path=flink, a row per (format, cluster)
 //	fast/java on raw                   only the format=raw cells
@@ -30,9 +30,12 @@
 // value, which stands for the one axis of the run (or of the spec) whose
 // values include it; when several do, the swept ones (more than one value)
 // are preferred, and a value still ambiguous is an error: write it
-// key=value. A part a name writes only when it is set (ckpt, wake, pause,
-// discover, commit, rescale, prof, fault) is off when unset, so ckpt=off
-// is the cells without a ckpt part. "on", "by" and "in" are keywords.
+// key=value. A part a name writes only when it is set (ckpt, wake,
+// pause, discover, commit, rescale, prof, fault) is off when unset, so
+// ckpt=off is the cells without a ckpt part. "upstream FIGURE" names a
+// figure from outside the run for the same comparison (upstream's
+// 2.1-3.2×), which Sentences sets beside the ratio; Text leaves the clause
+// out. "on", "by", "in" and "upstream" are keywords.
 //
 // When A and B name one axis, the numerator is the cells with A's value
 // and the denominator those with B's. When they name two axes (fast/

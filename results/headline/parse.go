@@ -16,7 +16,8 @@ const DefaultUnit = results.UnitRecPerSec
 // optionally filtered (On) and split into rows (By), in one unit.
 type Comparison struct {
 	// Text is the headline as written, its runs of white space made one
-	// space; renderers and errors quote it.
+	// space and its upstream clause left out; renderers and errors quote
+	// it.
 	Text string
 	// A is the numerator and B the denominator: a key=value part, or a
 	// bare value (Key "") that Check and Compute resolve to an axis.
@@ -30,8 +31,8 @@ type Comparison struct {
 	// "in UNIT".
 	Unit string
 	// Upstream is a figure from outside the run for the same comparison
-	// (e.g. "2.1-3.2×" from the upstream project's own benchmark), for the
-	// caller to set; Sentences quotes it. Parse leaves it empty.
+	// (e.g. "2.1-3.2×" from the upstream project's own benchmark), from
+	// the headline's "upstream FIGURE" clause; Sentences quotes it.
 	Upstream string
 }
 
@@ -40,6 +41,9 @@ const (
 	kwOn = "on"
 	kwBy = "by"
 	kwIn = "in"
+	// kwUpstream names a figure from outside the run to set the ratio
+	// beside ("upstream 2.1-3.2×"): a spec's statement of what it expects.
+	kwUpstream = "upstream"
 )
 
 // Parse reads one headline, A/B [on V[, V...]] [by AXIS[, AXIS...]] [in
@@ -49,7 +53,7 @@ const (
 // name the compared axis. Bare values are left for Check and Compute.
 func Parse(s string) (Comparison, error) {
 	words := strings.Fields(s)
-	c := Comparison{Text: strings.Join(words, " "), Unit: DefaultUnit}
+	c := Comparison{Text: strings.Join(withoutUpstream(words), " "), Unit: DefaultUnit}
 	fail := func(format string, args ...any) (Comparison, error) {
 		return Comparison{}, fmt.Errorf("headline %q: %s", c.Text, fmt.Sprintf(format, args...))
 	}
@@ -102,17 +106,44 @@ func Parse(s string) (Comparison, error) {
 			return fail("in %s: a derived share is computed per table, not per repetition; compare %s instead (fast/decoder=none is pct-of-twin as a ratio)", c.Unit, DefaultUnit)
 		}
 	}
+	if u := clauses[kwUpstream]; u != nil {
+		if len(u) != 1 || strings.Contains(u[0], " ") {
+			return fail("upstream %q: want one figure, e.g. upstream 2.1-3.2×", strings.Join(u, ", "))
+		}
+		c.Upstream = u[0]
+	}
 	if err := checkClauses(c.A, c.B, c.On, c.By); err != nil {
 		return fail("%v", err)
 	}
 	return c, nil
 }
 
+// withoutUpstream is words without the upstream clause (its keyword and
+// the words up to the next keyword): the comparison's text as tables and
+// figures label it, the figure being said in the sentences.
+func withoutUpstream(words []string) []string {
+	out := make([]string, 0, len(words))
+	in := false
+	for i, w := range words {
+		switch {
+		case i > 0 && w == kwUpstream:
+			in = true
+			continue
+		case isKeyword(w):
+			in = false
+		}
+		if !in {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
 // derivedUnits are results' shares of a reference: they exist per table
 // row, not per repetition, so no U test can be run on them.
 var derivedUnits = []string{results.UnitPctCeiling, results.UnitPctTwin, results.UnitPctTwinExVerify}
 
-func isKeyword(w string) bool { return w == kwOn || w == kwBy || w == kwIn }
+func isKeyword(w string) bool { return w == kwOn || w == kwBy || w == kwIn || w == kwUpstream }
 
 // splitClauses splits the words after A/B into the comma-separated items
 // of each clause, each clause at most once and none empty.
@@ -129,7 +160,7 @@ func splitClauses(words []string) (map[string][]string, error) {
 			continue
 		}
 		if cur == "" {
-			return nil, fmt.Errorf("%q after A/B; want on, by or in", w)
+			return nil, fmt.Errorf("%q after A/B; want on, by, in or upstream", w)
 		}
 		text[cur] = append(text[cur], w)
 	}
@@ -143,7 +174,7 @@ func splitClauses(words []string) (map[string][]string, error) {
 			switch {
 			case item == "":
 				return nil, fmt.Errorf("%s %q: an empty item (a stray comma?)", kw, strings.Join(ws, " "))
-			case strings.Contains(item, " ") && kw != kwIn:
+			case strings.Contains(item, " ") && kw != kwIn && kw != kwUpstream:
 				return nil, fmt.Errorf("%s %q: separate items with commas", kw, item)
 			}
 			out[kw] = append(out[kw], item)

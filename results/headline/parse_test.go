@@ -26,13 +26,17 @@ func TestParse(t *testing.T) {
 		{"  fast/flink  in ns/rec by format,cluster on kafka ,  batch=8192 ",
 			Comparison{A: bare("fast"), B: bare("flink"), On: []cell.Part{bare("kafka"), kv("batch", "8192")}, By: []string{"format", "cluster"}, Unit: "ns/rec"}},
 		{"path=fast/path=flink", Comparison{A: kv("path", "fast"), B: kv("path", "flink")}},
+		// An upstream figure is kept apart from the text the tables print.
+		{"fast/flink upstream 2.1-3.2× by format", Comparison{Text: "fast/flink by format", A: bare("fast"), B: bare("flink"), By: []string{"format"}, Upstream: "2.1-3.2×"}},
 	} {
 		got, err := Parse(tt.in)
 		if err != nil {
 			t.Errorf("Parse(%q): %v", tt.in, err)
 			continue
 		}
-		tt.want.Text = strings.Join(strings.Fields(tt.in), " ")
+		if tt.want.Text == "" {
+			tt.want.Text = strings.Join(strings.Fields(tt.in), " ")
+		}
 		if tt.want.Unit == "" {
 			tt.want.Unit = DefaultUnit
 		}
@@ -62,7 +66,8 @@ func TestParseErrors(t *testing.T) {
 		{"fast/flink by format,", `headline "fast/flink by format,": by "format,": an empty item (a stray comma?)`},
 		{"fast/flink by", `headline "fast/flink by": "by" names nothing`},
 		{"fast/flink by format by cluster", `headline "fast/flink by format by cluster": "by" clause given twice`},
-		{"fast/flink format", `headline "fast/flink format": "format" after A/B; want on, by or in`},
+		{"fast/flink format", `headline "fast/flink format": "format" after A/B; want on, by, in or upstream`},
+		{"fast/flink upstream 2x 3x", `headline "fast/flink": upstream "2x 3x": want one figure, e.g. upstream 2.1-3.2×`},
 		{"fast/flink in rec/s MB/s", `headline "fast/flink in rec/s MB/s": in "rec/s MB/s": want one unit`},
 		{"fast/decoder=none in pct-of-twin", `headline "fast/decoder=none in pct-of-twin": in pct-of-twin: a derived share is computed per table, not per repetition; compare rec/s instead (fast/decoder=none is pct-of-twin as a ratio)`},
 		{"path=fast/path=flink by path", `headline "path=fast/path=flink by path": by path: path is the compared axis`},

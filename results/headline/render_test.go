@@ -9,11 +9,13 @@ import (
 )
 
 // fixtureHeadlineRows are the golden files' rows: fixtureHeadlines over
-// fixtureRows, the first with an upstream figure.
+// fixtureRows, the first with an upstream figure (its headline's
+// upstream clause).
 func fixtureHeadlineRows(t *testing.T) []Row {
 	t.Helper()
-	cs := parseAll(t, fixtureHeadlines)
-	cs[0].Upstream = "2.1-3.2×"
+	hs := append([]string(nil), fixtureHeadlines...)
+	hs[0] += " upstream 2.1-3.2×"
+	cs := parseAll(t, hs)
 	rows, err := Compute(fixtureAnalysis(t), cs)
 	if err != nil {
 		t.Fatal(err)
