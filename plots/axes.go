@@ -143,6 +143,8 @@ func axisTitle(key string) string {
 		return "allocator"
 	case cell.CRC:
 		return "CRC check (check.crcs)"
+	case results.RecordsKey:
+		return "records per path (corpus length)"
 	}
 	return key
 }
@@ -159,9 +161,14 @@ func noIntervalEntry(stats []Stat) []LegendEntry {
 }
 
 // intervalCaption says what the markers and error bars of an interval
-// figure are, for the repetition counts behind stats.
+// figure of rec/s are, for the repetition counts behind stats.
 func intervalCaption(what string, stats []Stat) string {
-	s := what + ": median rec/s of " + repCount(stats) + "; error bars: 95% interval of the median, the ± of the tables."
+	return unitIntervalCaption(what, results.UnitRecPerSec, stats)
+}
+
+// unitIntervalCaption is intervalCaption for a figure of unit.
+func unitIntervalCaption(what, unit string, stats []Stat) string {
+	s := what + ": median " + unit + " of " + repCount(stats) + "; error bars: 95% interval of the median, the ± of the tables."
 	for _, st := range stats {
 		if st.N > 0 && !st.HasInterval() {
 			return s + " Hollow: too few repetitions for an interval (fewer than 6)."

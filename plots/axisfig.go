@@ -19,23 +19,52 @@ const (
 )
 
 // axisFigures draws, for every axis that takes two or more values in the
-// run, rec/s by that axis's values (figure "by-<axis>").
+// run, rec/s by that axis's values (figure "by-<axis>"), and the further
+// units of axisUnits by it (figure "by-<axis>-<unit>").
 func axisFigures(ds *dataset, opt Options, styles map[string]int) []Figure {
 	axes := runAxes(ds.cells)
 	figs := make([]Figure, 0, len(axes))
 	for _, a := range axes {
 		figs = append(figs, axisFigure(ds.cells, a, axes, opt, styles))
+		for _, u := range axisUnits[a] {
+			figs = append(figs, axisUnitFigure(ds.cells, a, u, axes, opt, styles))
+		}
 	}
 	return figs
+}
+
+// axisUnits are the units an axis's figures draw besides rec/s: against
+// records (a merge by records, results.MergeBy) the path's peak memory,
+// since whether it stays flat as the topic grows is what such a merge is
+// for.
+var axisUnits = map[string][]string{
+	results.RecordsKey: {results.UnitPathPeakRSSMB},
+}
+
+// unitLabels are the title word and value-axis label of each unit an axis
+// figure draws.
+var unitLabels = map[string]struct{ title, axis string }{
+	results.UnitRecPerSec:     {"Throughput", "throughput (rec/s)"},
+	results.UnitPathPeakRSSMB: {"Path peak RSS", "path peak RSS (MB)"},
 }
 
 // axisFigure plots rec/s against the values of axis (the categories of the
 // x axis). The other axes of the run either split the figure into panels
 // (facets) or tell the dot sets of a panel apart (sets): see facetAxes.
 func axisFigure(cells []*cellData, axis string, axes []string, opt Options, styles map[string]int) Figure {
+	return axisUnitFigure(cells, axis, results.UnitRecPerSec, axes, opt, styles)
+}
+
+// axisUnitFigure is axisFigure for any unit of unitLabels: a figure
+// "by-<axis>" for rec/s, "by-<axis>-<unit>" for another unit.
+func axisUnitFigure(cells []*cellData, axis, unit string, axes []string, opt Options, styles map[string]int) Figure {
+	lb := unitLabels[unit]
 	fig := Figure{
 		Name:  "by-" + safeName(axis),
-		Title: opt.title("Throughput by " + axis),
+		Title: opt.title(lb.title + " by " + axis),
+	}
+	if unit != results.UnitRecPerSec {
+		fig.Name += "-" + safeName(unit)
 	}
 	var others []string
 	for _, k := range axes {
@@ -46,7 +75,7 @@ func axisFigure(cells []*cellData, axis string, axes []string, opt Options, styl
 	var drawn, failed, noRate []*cellData
 	for _, c := range cells {
 		switch {
-		case c.has(results.UnitRecPerSec):
+		case c.has(unit):
 			drawn = append(drawn, c)
 		case c.ok == 0:
 			failed = append(failed, c)
@@ -55,7 +84,7 @@ func axisFigure(cells []*cellData, axis string, axes []string, opt Options, styl
 		}
 	}
 	if len(drawn) == 0 {
-		fig.Skip = "no " + results.UnitRecPerSec + " samples in any cell"
+		fig.Skip = "no " + unit + " samples in any cell"
 		return fig
 	}
 	groups := axisValues(cells, axis)
@@ -85,7 +114,7 @@ func axisFigure(cells []*cellData, axis string, axes []string, opt Options, styl
 	}
 	var all []Stat
 	for _, fk := range combos(cells, facets) {
-		pn := Panel{Kind: DotPanel, XLabel: axisTitle(axis), YLabel: "throughput (rec/s)", Groups: labels,
+		pn := Panel{Kind: DotPanel, XLabel: axisTitle(axis), YLabel: lb.axis, Groups: labels,
 			Notes: make([]string, len(groups))}
 		if len(facets) > 0 {
 			pn.Title = fk
@@ -102,7 +131,7 @@ func axisFigure(cells []*cellData, axis string, axes []string, opt Options, styl
 				if comboOf(c, facets) != fk || comboOf(c, sets) != sk {
 					continue
 				}
-				st := c.stat(results.UnitRecPerSec)
+				st := c.stat(unit)
 				set.Values[at[axisValue(c, axis)]] = st
 				all = append(all, st)
 				found = true
@@ -120,7 +149,7 @@ func axisFigure(cells []*cellData, axis string, axes []string, opt Options, styl
 	}
 	fig.Legend = append(fig.Legend, noIntervalEntry(all)...)
 	var b strings.Builder
-	b.WriteString(intervalCaption("Dots", all))
+	b.WriteString(unitIntervalCaption("Dots", unit, all))
 	switch {
 	case len(facets) > 0 && legend:
 		fmt.Fprintf(&b, " One panel per %s; colours: %s.", strings.Join(facets, "×"), strings.Join(sets, "×"))
@@ -131,7 +160,7 @@ func axisFigure(cells []*cellData, axis string, axes []string, opt Options, styl
 	}
 	b.WriteString(held(heldSetting(cells)))
 	b.WriteString(cellList(" Failed, no successful repetition (not drawn):", failed, axes))
-	b.WriteString(cellList(" No rec/s samples (not drawn):", noRate, axes))
+	b.WriteString(cellList(" No "+unit+" samples (not drawn):", noRate, axes))
 	fig.Caption = b.String()
 	return fig
 }

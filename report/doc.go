@@ -14,7 +14,8 @@
 // The API: Write(runDir, opt) writes <runDir>/report.md (and the figures);
 // Render builds the Markdown of a run read with results.ReadRun;
 // MergeReport merges runs from several hosts into a new directory and
-// writes its report, leaving nothing behind when it fails. Options are
+// writes its report, leaving nothing behind when it fails (MergeReportBy
+// merges one spec's runs at several records instead). Options are
 // checked once at each entry. Bad data is a gap with a footnote, never an
 // error; only an unreadable manifest or journal is one (a
 // results.FileError naming the file).

@@ -24,6 +24,16 @@ import (
 // assembled in a staging directory beside outDir and renamed into place, so
 // outDir either holds a whole merge or does not exist. outDir must not exist.
 func MergeReport(outDir string, runDirs []string, force bool, opt Options) (string, error) {
+	return MergeReportBy(outDir, runDirs, results.ArchKey, force, opt)
+}
+
+// MergeReportBy is MergeReport keyed by key (results.MergeBy): by
+// results.RecordsKey it merges runs of one spec at several corpus lengths
+// on one host (memory-kafka-4m, -16m, -64m), every cell name carrying
+// records=, so the report's tables and figures set rec/s and memory
+// against records. force lets different specs, hosts and incomplete runs
+// through, never two runs of the same records.
+func MergeReportBy(outDir string, runDirs []string, key string, force bool, opt Options) (string, error) {
 	if len(runDirs) == 0 {
 		return "", errors.New("merge: no run directories given")
 	}
@@ -43,7 +53,7 @@ func MergeReport(outDir string, runDirs []string, force bool, opt Options) (stri
 		}
 		runs = append(runs, r)
 	}
-	merged, err := results.Merge(runs, force)
+	merged, err := results.MergeBy(runs, key, force)
 	if err != nil {
 		return "", err
 	}

@@ -174,3 +174,80 @@ func TestMergeReportDifferentSpecs(t *testing.T) {
 		t.Error("forced merge lacks the arm64 rows")
 	}
 }
+
+// lengthRun writes a complete run of a memory-scaling spec at records on
+// one host (the spec named after its length, as memory-kafka-4m is): two
+// paths, reps repetitions, rec/s and path-peak-RSS-MB.
+func lengthRun(t *testing.T, dir string, records, reps int, timeout string) string {
+	t.Helper()
+	var cells []string
+	for _, p := range []string{"shallow", "fast"} {
+		cells = append(cells, "path="+p+"/format=json/batch=8192/brokers=1/alloc=go/crc=off/cluster=kafka")
+	}
+	spec, err := json.Marshal(map[string]any{
+		"spec": map[string]any{"name": fmt.Sprintf("memory-kafka-%dm", records/1000000), "path": []string{"shallow", "fast"},
+			"cluster": []string{"kafka"}, "records": records, "repetitions": reps, "warmup": 1, "timeout": timeout},
+		"cells": cells,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := results.Manifest{
+		Host: results.Fingerprint{Hostname: "vm", CPUModel: "AMD EPYC", Cores: 2, Arch: "amd64",
+			Kernel: "6.1.0", Governor: "performance", SMT: "off", THP: "madvise"},
+		GoVersion: "go1.26.8", Librdkafka: "2.11.1", AllocVersions: map[string]string{"go": "go1.26.8"},
+		GitCommit: "0123456789ab", Spec: spec, Start: resultstest.T0, End: resultstest.T0.Add(20 * time.Minute),
+		MeasuredFraction: 0.5,
+	}
+	var rows []results.Row
+	for i, c := range cells {
+		for rep := range reps {
+			v := 1e6 * float64(i+1) * (1 + 0.01*float64(rep))
+			rss := 60 + float64(records)/1e6 + float64(rep)
+			rows = append(rows, resultstest.OK(c, rep, resultstest.Metric("rec/s", v), resultstest.Metric(results.UnitPathPeakRSSMB, rss)))
+		}
+	}
+	return resultstest.WriteRun(t, dir, m, rows)
+}
+
+// TestMergeReportByRecords: runs of one spec at 4M and 16M records (given
+// largest first, with other repetitions) make one report whose tables set
+// each path's rec/s and path-peak-RSS-MB against records, smallest first.
+func TestMergeReportByRecords(t *testing.T) {
+	t.Chdir(t.TempDir())
+	big := lengthRun(t, "runs/16m", 16000000, 1, "15m0s")
+	small := lengthRun(t, "runs/4m", 4000000, 3, "15m0s")
+	path, err := MergeReportBy("runs/merged", []string{big, small}, results.RecordsKey, false, Options{NoPlots: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden.Check(t, "merged-records.golden.md", data)
+	lacks(t, "merged report", string(data),
+		"## Merged runs",
+		"every cell name carries `records=`",
+		"| `4000000` | vm |",
+		"### rec/s by records",
+		"| records=4000000 path-peak-RSS-MB | CV | records=16000000 path-peak-RSS-MB |",
+	)
+	src, err := results.ReadSources("runs/merged")
+	if err != nil || len(src) != 2 || src[0].Key != results.RecordsKey || src[0].Dir != small {
+		t.Errorf("sources %+v, %v", src, err)
+	}
+
+	// A run of another cell timeout differs in more than records and
+	// repetitions: refused, nothing left behind.
+	other := lengthRun(t, "runs/64m", 64000000, 1, "5m0s")
+	_, err = MergeReportBy("runs/merged-64", []string{small, other}, results.RecordsKey, false, Options{NoPlots: true})
+	if err == nil || !strings.Contains(err.Error(), "fields timeout") || strings.Contains(err.Error(), "\n") {
+		t.Errorf("other timeout: %v", err)
+	}
+	noStaging(t, "runs", "runs/merged-64")
+	// By arch, the default, the lengths are different specs, as before.
+	if _, err := MergeReport("runs/merged-arch", []string{small, big}, false, Options{NoPlots: true}); err == nil || !strings.Contains(err.Error(), "different specs") {
+		t.Errorf("by arch: %v", err)
+	}
+}

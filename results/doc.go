@@ -32,7 +32,8 @@
 //     rendered through texttab by WriteText, WriteCSV, WriteMarkdown and
 //     WriteMarkdownNotes; WriteTableFiles writes tables/.
 //   - Between runs: Compare and CheckComparable (regressions), Merge,
-//     WriteMergedTo and ReadSources (runs from several hosts).
+//     WriteMergedTo and ReadSources (runs from several hosts; MergeBy
+//     records, one spec's runs at several corpus lengths).
 //
 // The derivations (statistics, table layout, the knees, the noise floor,
 // merging, regressions) are in docs/analysis.md.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -15,6 +16,24 @@ import (
 // arch" sets an x86 and an ARM host side by side).
 const ArchKey = "arch"
 
+// RecordsKey is the cell-name part MergeBy adds when it merges runs of one
+// spec at several corpus lengths: each run's spec records, a number the
+// tables and figures order as any numeric axis (a table "path-peak-RSS-MB
+// by records" sets a path's memory at 4M, 16M and 64M records side by
+// side). A cell name never holds it otherwise: a run's records is its
+// spec's, the same for every cell.
+const RecordsKey = "records"
+
+// MergeKeys lists the keys runs can be merged by, the default first.
+func MergeKeys() []string { return []string{ArchKey, RecordsKey} }
+
+// recordsFree are the spec fields runs merged by records may differ in:
+// the one merged on, how many repetitions measured it and how many
+// warm-up rounds preceded them (a long topic's run may skip its warm-up,
+// as memory-kafka-64m does), and the spec's name (memory-kafka-4m, -16m),
+// which says no more than records does.
+var recordsFree = []string{"name", RecordsKey, "repetitions", "warmup"}
+
 // emulatedSuffix marks the arch value of a run made under emulation, so
 // every table column and row label that shows it says so.
 const emulatedSuffix = "-emulated"
@@ -23,8 +42,13 @@ const emulatedSuffix = "-emulated"
 // directory's sources.json.
 type Source struct {
 	// Label is the arch= value its rows carry (e.g. "amd64",
-	// "arm64-emulated").
-	Label      string      `json:"label"`
+	// "arm64-emulated"), or in a merge by records their records= value
+	// (e.g. "4000000").
+	Label string `json:"label"`
+	// Key is the cell-name key Label is a value of: "" for ArchKey (so an
+	// arch merge's sources.json is what it was before there were keys),
+	// else RecordsKey. MergeKey reads it.
+	Key        string      `json:"key,omitempty"`
 	Dir        string      `json:"dir"`
 	Host       Fingerprint `json:"host"`
 	Emulated   bool        `json:"emulated"`
@@ -40,8 +64,16 @@ type Source struct {
 	Failed int `json:"failed"`
 }
 
-// Merged is the result of Merge: one run whose rows carry arch=<label>,
-// and the runs it came from.
+// MergeKey is the cell-name key the source's Label is a value of.
+func (s Source) MergeKey() string {
+	if s.Key == "" {
+		return ArchKey
+	}
+	return s.Key
+}
+
+// Merged is the result of Merge: one run whose rows carry arch=<label>
+// (or records=<label>), and the runs it came from.
 type Merged struct {
 	Run     Run
 	Sources []Source
@@ -64,21 +96,43 @@ func ArchLabel(m Manifest) string {
 // arch=<ArchLabel> part (first in its cell name) and the manifest becomes
 // a summary of all of them. It refuses, naming the run directory:
 //
-//   - fewer than one run, a run already merged (its cells have arch=);
+//   - fewer than one run, a run already merged (its cells have arch= or
+//     records=);
 //   - a run that is incomplete (CheckComplete) — unless force;
 //   - runs whose specs differ — unless force;
 //   - two runs with the same arch label — unless force, which then labels
 //     the later ones "<arch>-run<N>" (N its position, from 1).
 //
 // Nothing is written; WriteMerged writes the result.
-func Merge(runs []Run, force bool) (Merged, error) {
+func Merge(runs []Run, force bool) (Merged, error) { return MergeBy(runs, ArchKey, force) }
+
+// MergeBy is Merge keyed by key, one of MergeKeys. By ArchKey it is
+// Merge. By RecordsKey it combines runs of one spec at several corpus
+// lengths on one host: every row gets a records=<N> part (N its run's spec
+// records), the runs ordered by N, so the tables and figures set a path's
+// rec/s and memory at each length side by side. Besides Merge's refusals
+// (a merged run, an incomplete one unless force) it refuses:
+//
+//   - a run whose spec has no records;
+//   - runs whose specs differ in more than records, repetitions and name
+//     — unless force;
+//   - runs of different hosts (any field of the fingerprint, or emulation)
+//     — unless force;
+//   - two runs with the same records, even with force: they would be one
+//     value of the axis twice.
+func MergeBy(runs []Run, key string, force bool) (Merged, error) {
+	if !slices.Contains(MergeKeys(), key) {
+		return Merged{}, fmt.Errorf("merge: cannot merge by %q (want %s)", key, strings.Join(MergeKeys(), " or "))
+	}
 	if len(runs) == 0 {
 		return Merged{}, errors.New("merge: no runs given")
 	}
 	for _, r := range runs {
 		for _, row := range r.Rows {
-			if _, ok := cellPart(row.Cell, ArchKey); ok {
-				return Merged{}, fmt.Errorf("merge: %s: cell %s already has an %s= part (a merged run cannot be merged again)", r.Dir, row.Cell, ArchKey)
+			for _, k := range MergeKeys() {
+				if _, ok := cellPart(row.Cell, k); ok {
+					return Merged{}, fmt.Errorf("merge: %s: cell %s already has an %s= part (a merged run cannot be merged again)", r.Dir, row.Cell, k)
+				}
 			}
 		}
 		if !force {
@@ -87,22 +141,32 @@ func Merge(runs []Run, force bool) (Merged, error) {
 			}
 		}
 	}
-	if !force {
-		if err := sameSpec(runs); err != nil {
-			return Merged{}, err
+	var labels []string
+	var err error
+	if key == RecordsKey {
+		runs, labels, err = recordsLabels(runs, force)
+	} else {
+		if !force {
+			err = sameSpec(runs)
+		}
+		if err == nil {
+			labels, err = mergeLabels(runs, force)
 		}
 	}
-	labels, err := mergeLabels(runs, force)
 	if err != nil {
 		return Merged{}, err
 	}
 	var out Merged
+	srcKey := key
+	if key == ArchKey {
+		srcKey = ""
+	}
 	for i, r := range runs {
-		src := Source{Label: labels[i], Dir: r.Dir, Host: r.Manifest.Host, Emulated: r.Manifest.Emulated,
+		src := Source{Label: labels[i], Key: srcKey, Dir: r.Dir, Host: r.Manifest.Host, Emulated: r.Manifest.Emulated,
 			GoVersion: r.Manifest.GoVersion, Librdkafka: r.Manifest.Librdkafka, GitCommit: r.Manifest.GitCommit,
 			GitDirty: r.Manifest.GitDirty, Start: r.Manifest.Start, End: r.Manifest.End}
 		for _, row := range r.Rows {
-			row.Cell = ArchKey + "=" + labels[i] + "/" + row.Cell
+			row.Cell = key + "=" + labels[i] + "/" + row.Cell
 			out.Run.Rows = append(out.Run.Rows, row)
 		}
 		for _, row := range NewIndex(r.Rows).Rows() {
@@ -113,7 +177,7 @@ func Merge(runs []Run, force bool) (Merged, error) {
 		}
 		out.Sources = append(out.Sources, src)
 	}
-	out.Run.Manifest = mergedManifest(runs, labels)
+	out.Run.Manifest = mergedManifest(runs, labels, key)
 	return out, nil
 }
 
@@ -158,7 +222,9 @@ func sameSpec(runs []Run) error {
 	return nil
 }
 
-func specKey(r Run) (string, error) {
+// specKey is the run's spec in a canonical form, the fields in skip left
+// out of it.
+func specKey(r Run, skip ...string) (string, error) {
 	raw := bytes.TrimSpace(r.Manifest.Spec)
 	if len(raw) == 0 {
 		return "", nil
@@ -172,6 +238,11 @@ func specKey(r Run) (string, error) {
 			v = inner
 		}
 	}
+	if obj, ok := v.(map[string]any); ok {
+		for _, k := range skip {
+			delete(obj, k)
+		}
+	}
 	b, err := json.Marshal(v) // map keys come out sorted: a canonical form
 	if err != nil {
 		return "", fmt.Errorf("merge: %s: spec: %w", r.Dir, err)
@@ -179,9 +250,14 @@ func specKey(r Run) (string, error) {
 	return string(b), nil
 }
 
-// specDiff names the first top-level spec fields that differ.
-func specDiff(a, b json.RawMessage) string {
+// specDiff names the first top-level spec fields that differ, leaving out
+// those in skip.
+func specDiff(a, b json.RawMessage, skip ...string) string {
 	fa, fb := specFields(a), specFields(b)
+	for _, k := range skip {
+		delete(fa, k)
+		delete(fb, k)
+	}
 	keys := map[string]bool{}
 	for k := range fa {
 		keys[k] = true
@@ -228,9 +304,10 @@ func specFields(raw json.RawMessage) map[string]string {
 }
 
 // mergedManifest summarises the runs: host fields joined with " + " in run
-// order, the first run's spec, the earliest start and latest end, the
+// order (arch: the labels when merged by arch, else the hosts' distinct
+// arches), the first run's spec, the earliest start and latest end, the
 // wall-time-weighted measured fraction, and Emulated if any run was.
-func mergedManifest(runs []Run, labels []string) Manifest {
+func mergedManifest(runs []Run, labels []string, key string) Manifest {
 	var m Manifest
 	join := func(get func(Manifest) string) string {
 		var parts []string
@@ -239,10 +316,14 @@ func mergedManifest(runs []Run, labels []string) Manifest {
 		}
 		return joinDistinct(parts)
 	}
+	arch := strings.Join(labels, " + ")
+	if key != ArchKey {
+		arch = join(func(x Manifest) string { return x.Host.Arch })
+	}
 	m.Host = Fingerprint{
 		Hostname: join(func(x Manifest) string { return x.Host.Hostname }),
 		CPUModel: join(func(x Manifest) string { return x.Host.CPUModel }),
-		Arch:     strings.Join(labels, " + "),
+		Arch:     arch,
 		Kernel:   join(func(x Manifest) string { return x.Host.Kernel }),
 		Governor: join(func(x Manifest) string { return x.Host.Governor }),
 		SMT:      join(func(x Manifest) string { return x.Host.SMT }),

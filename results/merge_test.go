@@ -2,6 +2,7 @@ package results
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -219,5 +220,157 @@ func TestDetectEmulation(t *testing.T) {
 		if got != tt.want || got == (why == "") {
 			t.Errorf("env %q goarch %s: %v (%q), want %v", tt.env, tt.goarch, got, why, tt.want)
 		}
+	}
+}
+
+// recordsRun is a run of a memory-scaling spec at records, on one host:
+// the ladder's stored spec (named after its length, as memory-kafka-4m
+// is) with reps repetitions of two cells and an A/A pair.
+func recordsRun(t *testing.T, dir string, records int64, reps int, extra map[string]any) Run {
+	t.Helper()
+	spec := map[string]any{"name": fmt.Sprintf("memory-%d", records), "path": []string{"fast"}, "batch": []int{1024, 8192},
+		"records": records, "repetitions": reps, "warmup": 1}
+	for k, v := range extra {
+		spec[k] = v
+	}
+	raw, err := json.Marshal(map[string]any{"spec": spec, "cells": mergeCells})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := Manifest{
+		Host:      Fingerprint{Hostname: "vm", CPUModel: "AMD EPYC", Cores: 2, Arch: "amd64", Kernel: "6.1", THP: "madvise"},
+		GoVersion: "go1.26.8", Librdkafka: "2.11.1", GitCommit: "abc", Spec: raw,
+		Start: mergeT0, End: mergeT0.Add(10 * time.Minute), MeasuredFraction: 0.5,
+	}
+	var rows []Row
+	for _, c := range append(mergeCells, "path=fast/batch=1024/aa=a", "path=fast/batch=1024/aa=b") {
+		for rep := range reps {
+			rows = append(rows, Row{Cell: c, Rep: rep, OK: true, Iters: records,
+				Metrics: []Metric{{UnitRecPerSec, 1e6}, {UnitPathPeakRSSMB, 60 + float64(records)/1e6}}})
+		}
+	}
+	return Run{Dir: dir, Manifest: m, Rows: rows}
+}
+
+// TestMergeByRecords: runs of one spec at several records, given in any
+// order, merge smallest first with records=<N> leading every cell name;
+// their repetitions and names may differ, and the merged manifest keeps
+// the host's arch (the labels are record counts).
+func TestMergeByRecords(t *testing.T) {
+	big := recordsRun(t, "runs/16m", 16000000, 1, nil)
+	small := recordsRun(t, "runs/4m", 4000000, 2, nil)
+	got, err := MergeBy([]Run{big, small}, RecordsKey, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Sources) != 2 || got.Sources[0].Label != "4000000" || got.Sources[1].Label != "16000000" ||
+		got.Sources[0].Dir != "runs/4m" || got.Sources[0].MergeKey() != RecordsKey || got.Sources[0].Rows != 8 {
+		t.Errorf("sources %+v", got.Sources)
+	}
+	if c := got.Run.Rows[0].Cell; c != "records=4000000/path=fast/batch=1024" {
+		t.Errorf("first row %s, want the 4M run's first cell with records= first", c)
+	}
+	if m := got.Run.Manifest; m.Host.Arch != "amd64" || m.Host.Hostname != "vm" || !strings.Contains(string(m.Spec), `"memory-4000000"`) {
+		t.Errorf("merged manifest arch %q host %q spec %s, want the host's arch and the smallest run's spec", m.Host.Arch, m.Host.Hostname, m.Spec)
+	}
+	tables, err := BuildTables(NewIndex(got.Run.Rows), TableOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, tb := range tables {
+		if tb.Axis == RecordsKey && tb.Unit == UnitPathPeakRSSMB && strings.Join(tb.Cols, ",") == "4000000,16000000" {
+			found = true
+		}
+	}
+	if !found {
+		t.Error("no path-peak-RSS-MB by records table with columns 4000000, 16000000")
+	}
+	// An arch merge's sources keep no key: sources.json is what it was.
+	arch, err := Merge([]Run{mergeRun(t, "x", "amd64", false, "", 1e6), mergeRun(t, "y", "arm64", false, "", 1e6)}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := json.Marshal(arch.Sources[0]); strings.Contains(string(b), `"key"`) || arch.Sources[0].MergeKey() != ArchKey {
+		t.Errorf("arch source %s", b)
+	}
+}
+
+func TestMergeByRecordsRefusals(t *testing.T) {
+	small := recordsRun(t, "runs/4m", 4000000, 3, nil)
+	big := recordsRun(t, "runs/16m", 16000000, 1, nil)
+
+	noRecords := big
+	noRecords.Manifest.Spec = storedSpec(t, []int{1024, 8192}, mergeCells, 1, "")
+
+	warmup := recordsRun(t, "runs/16m", 16000000, 1, map[string]any{"warmup": 0})
+	batches := recordsRun(t, "runs/16m", 16000000, 1, map[string]any{"batch": []int{8192}})
+
+	otherHost := big
+	otherHost.Manifest.Host.Hostname = "lab-2"
+
+	thp := big
+	thp.Manifest.Host.THP = "always"
+
+	emulated := big
+	emulated.Manifest.Emulated = true
+
+	short := small
+	short.Rows = short.Rows[:2] // batch=1024 rep 2 and batch=8192 missing
+
+	byArch, err := Merge([]Run{mergeRun(t, "x", "amd64", false, "", 1e6), mergeRun(t, "y", "arm64", false, "", 1e6)}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again := byArch.Run
+	again.Dir = "runs/merged"
+
+	// A run without a warm-up round (a long topic's, as memory-kafka-64m)
+	// merges with runs that had one.
+	if _, err := MergeBy([]Run{small, warmup}, RecordsKey, false); err != nil {
+		t.Errorf("runs differing in warm-up rounds: %v", err)
+	}
+
+	tests := []struct {
+		name  string
+		runs  []Run
+		want  []string
+		force bool // whether force makes it pass
+	}{
+		{"no records", []Run{small, noRecords}, []string{"runs/16m", "no records"}, false},
+		{"same records", []Run{small, big, recordsRun(t, "runs/16m-again", 16000000, 3, nil)}, []string{"runs/16m and runs/16m-again", "both ran records=16000000"}, false},
+		{"other spec", []Run{small, batches}, []string{"runs/4m and runs/16m", "more than records, repetitions and warm-up", "fields batch"}, true},
+		{"other host", []Run{small, otherHost}, []string{"different hosts", `hostname "vm" vs "lab-2"`}, true},
+		{"other THP", []Run{small, thp}, []string{"different hosts", `THP "madvise" vs "always"`}, true},
+		{"emulated", []Run{small, emulated}, []string{"different hosts", "emulated"}, true},
+		{"missing reps", []Run{short, big}, []string{"runs/4m", "lacks 4 of 6"}, true},
+		{"merged again", []Run{again, small}, []string{"runs/merged", "already has an arch= part"}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := MergeBy(tt.runs, RecordsKey, false)
+			if err == nil {
+				t.Fatal("merged")
+			}
+			msg := err.Error()
+			if strings.Contains(msg, "\n") {
+				t.Errorf("error %q is not one line", msg)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(msg, w) {
+					t.Errorf("error %q lacks %q", msg, w)
+				}
+			}
+			_, err = MergeBy(tt.runs, RecordsKey, true)
+			if tt.force && err != nil {
+				t.Errorf("force: %v", err)
+			}
+			if !tt.force && err == nil {
+				t.Error("force merged what must never merge")
+			}
+		})
+	}
+	if _, err := MergeBy([]Run{small, big}, "size", false); err == nil || err.Error() != `merge: cannot merge by "size" (want arch or records)` {
+		t.Errorf("unknown key: %v", err)
 	}
 }

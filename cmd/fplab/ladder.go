@@ -8,6 +8,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/fastpathlab/fplab/ladder"
@@ -87,20 +89,28 @@ func runLadder(ctx context.Context, args []string, stdout, stderr io.Writer) err
 }
 
 // runReport (re)writes the report and plots of a run directory, or merges
-// several runs (an x86 and an ARM host, say) into one report with arch as a
-// column.
+// several runs into one report: by arch (an x86 and an ARM host, say), arch
+// a column, or with --merge-by records (one spec at several corpus lengths
+// on one host), records a column.
 func runReport(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("report", stderr)
 	budget := fs.Float64("budget-ms", 100, "checkpoint p99 budget for the knee")
 	latBudget := fs.Float64("latency-budget-ms", 100, "end-to-end p99 budget for the latency knee (live cells)")
 	out := fs.String("out", "", "merged report directory (default results/runs/<UTC stamp>-merged)")
-	force := fs.Bool("force", false, "merge runs of different specs, or of the same arch")
+	force := fs.Bool("force", false, "merge runs of different specs or hosts, or of the same arch")
+	by := fs.String("merge-by", results.ArchKey, "merge several runs by arch (one per host) or records (one spec's runs at several records on one host)")
 	head := fs.Bool("headline", false, "print only the run's headline table (its spec's comparisons) to stdout; writes nothing")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if err := checkBudgets(*budget, *latBudget); err != nil {
 		return err
+	}
+	if !slices.Contains(results.MergeKeys(), *by) {
+		return fmt.Errorf("--merge-by %q: want %s", *by, strings.Join(results.MergeKeys(), " or "))
+	}
+	if *by != results.ArchKey && fs.NArg() < 2 {
+		return fmt.Errorf("--merge-by %s merges two or more run directories, got %d", *by, fs.NArg())
 	}
 	opt := report.Options{BudgetMs: *budget, LatencyBudgetMs: *latBudget}
 	if *head {
@@ -118,7 +128,7 @@ func runReport(_ context.Context, args []string, stdout, stderr io.Writer) error
 		if dir == "" {
 			dir = filepath.Join(results.DefaultRoot, time.Now().UTC().Format(results.StampLayout)+"-merged")
 		}
-		path, err = report.MergeReport(dir, fs.Args(), *force, opt)
+		path, err = report.MergeReportBy(dir, fs.Args(), *by, *force, opt)
 	}
 	if err != nil {
 		return err
