@@ -36,16 +36,10 @@ func WriteAll(dir string, figs []Figure, opt Options) ([]string, error) {
 			fmt.Fprintf(&skipped, "%s: %s\n", fig.Name, fig.Skip)
 			continue
 		}
-		for _, format := range opt.Formats {
-			img, err := Render(fig, format)
-			if err != nil {
-				return files, err
-			}
-			name := filepath.Join(out, fig.Name+"."+format)
-			if err := os.WriteFile(name, img, 0o644); err != nil {
-				return files, fmt.Errorf("write figures: %w", err)
-			}
-			files = append(files, name)
+		written, err := writeFormats(out, fig, opt.Formats, "write figures")
+		files = append(files, written...)
+		if err != nil {
+			return files, err
 		}
 	}
 	list := filepath.Join(out, SkippedFile)

@@ -19,15 +19,21 @@ func WriteFigure(dir string, fig Figure, opt Options) ([]string, error) {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return nil, fmt.Errorf("write figure %s: %w", fig.Name, err)
 	}
+	return writeFormats(out, fig, opt.Formats, "write figure "+fig.Name)
+}
+
+// writeFormats renders fig in each of formats into out as <name>.<format>
+// and returns the files written; what starts its write errors.
+func writeFormats(out string, fig Figure, formats []string, what string) ([]string, error) {
 	var files []string
-	for _, format := range opt.Formats {
+	for _, format := range formats {
 		img, err := Render(fig, format)
 		if err != nil {
 			return files, err
 		}
 		name := filepath.Join(out, fig.Name+"."+format)
 		if err := os.WriteFile(name, img, 0o644); err != nil {
-			return files, fmt.Errorf("write figure %s: %w", fig.Name, err)
+			return files, fmt.Errorf("%s: %w", what, err)
 		}
 		files = append(files, name)
 	}
