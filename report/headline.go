@@ -21,6 +21,7 @@ func specHeadlines(spec json.RawMessage) ([]headline.Comparison, error) {
 	var fields struct {
 		Headline []string `json:"headline"`
 	}
+	spec = specBody(spec)
 	if len(spec) == 0 || json.Unmarshal(spec, &fields) != nil {
 		return nil, nil
 	}

@@ -107,3 +107,21 @@ func TestHeadlineFigure(t *testing.T) {
 		t.Error("a run without a headline got a headline figure")
 	}
 }
+
+// TestHeadlineStoredSpec: the ladder stores its spec one level down
+// ({"spec": {...}, "cells": [...]}); the headline and the axis order are
+// read from there as from a bare spec.
+func TestHeadlineStoredSpec(t *testing.T) {
+	bare := headlineManifest(t, "fast/rowwise by batch")
+	stored := bare
+	stored.Spec = json.RawMessage(`{"spec":` + string(bare.Spec) + `,"cells":["path=fast/format=json/batch=1024/brokers=3/alloc=go/crc=off"]}`)
+	for _, m := range []results.Manifest{bare, stored} {
+		comps, err := specHeadlines(m.Spec)
+		if err != nil || len(comps) != 1 || comps[0].Text != "fast/rowwise by batch" {
+			t.Errorf("%s: headlines %+v, %v", m.Spec, comps, err)
+		}
+		if got := specOrder(m.Spec)["path"]; strings.Join(got, ",") != "rowwise,fast" {
+			t.Errorf("%s: path order %v", m.Spec, got)
+		}
+	}
+}

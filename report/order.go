@@ -13,6 +13,7 @@ import (
 // results' default order).
 func specOrder(spec json.RawMessage) map[string][]string {
 	var fields map[string]json.RawMessage
+	spec = specBody(spec)
 	if len(spec) == 0 || json.Unmarshal(spec, &fields) != nil {
 		return nil
 	}
@@ -37,4 +38,18 @@ func specOrder(spec json.RawMessage) map[string][]string {
 		}
 	}
 	return order
+}
+
+// specBody is the spec itself of a manifest's spec field: the ladder
+// stores {"spec": {...}, "cells": [...], ...}, so the fields a report reads
+// (axes, headline) are one level down; a bare spec (a hand-made manifest,
+// the tests' fixtures) is returned as it is.
+func specBody(raw json.RawMessage) json.RawMessage {
+	var stored struct {
+		Spec json.RawMessage `json:"spec"`
+	}
+	if len(raw) > 0 && json.Unmarshal(raw, &stored) == nil && len(stored.Spec) > 0 && stored.Spec[0] == '{' {
+		return stored.Spec
+	}
+	return raw
 }

@@ -53,9 +53,11 @@
 // (and the on and by axes, equal already); an axis none of the
 // denominator's cells carries is left out of the match. Several pairs in
 // one group (say, two batch sizes) are one row each, labelled by the
-// parts on which they differ: nothing is pooled. A group without a pair
-// is one Missing row that names the cell the run lacks, or the cell that
-// failed every repetition.
+// parts on which they differ: nothing is pooled. A group one side has no
+// cell in, while other groups have both sides, is where the spec did not
+// run that side (flink on raw): it makes no row. Otherwise a group
+// without a pair is one Missing row that names the cell the run lacks, or
+// the cell that failed every repetition.
 //
 // Each pair is results.Index.CompareRatio of the numerator over the
 // denominator: the ratio of medians, Moses' distribution-free interval

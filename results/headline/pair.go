@@ -62,6 +62,15 @@ func (r resolved) pairs(cells []*results.CellSamples) []pair {
 	if len(groups) == 0 {
 		return []pair{{}}
 	}
+	// A group one side has no cell in, while other groups have both,
+	// is one the spec did not run that side in (a spec that excludes
+	// flink on raw): no row. A side that ran and failed has its cell,
+	// so it stays, as a Missing row that says so; and a comparison
+	// without any group of both keeps its groups to say what it lacks.
+	both := slices.ContainsFunc(groups, func(g *group) bool { return len(g.num) > 0 && len(g.den) > 0 })
+	if both {
+		groups = slices.DeleteFunc(groups, func(g *group) bool { return len(g.num) == 0 || len(g.den) == 0 })
+	}
 	slices.SortStableFunc(groups, func(x, y *group) int { return compareValues(r.By, x.values, y.values) })
 	var out []pair
 	for _, g := range groups {
