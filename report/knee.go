@@ -12,14 +12,22 @@ import (
 // writeKnee renders the analysis's knee: per format, path and setting,
 // the batch size with the highest throughput whose checkpoint p99 stays
 // within the budget.
+// kneeMeasured reports whether any cell of the run reported a checkpoint
+// p99, so that the knee is an answer the report opens with rather than a
+// sentence saying there is none.
+func kneeMeasured(a *results.Analysis) bool {
+	for _, k := range a.Knee {
+		if k.Candidates > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 func writeKnee(b *strings.Builder, n *notes, a *results.Analysis) {
 	fmt.Fprintf(b, "## Knee (checkpoint p99 budget %s ms)\n\n", num(a.BudgetMs))
 	kps := a.Knee
-	measured := false
-	for _, k := range kps {
-		measured = measured || k.Candidates > 0
-	}
-	if !measured {
+	if !kneeMeasured(a) {
 		b.WriteString("No cell reported " + results.UnitCkptP99 + " (checkpoints off in this run): no knee.\n\n")
 		return
 	}

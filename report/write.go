@@ -77,7 +77,10 @@ func Render(run results.Run, opt Options) (string, error) {
 	popt := plots.Options{Emulated: run.Manifest.Emulated, Prefer: opt.Prefer}
 	writeHeadline(&b, run.Dir, run.Manifest.Spec, a, popt, !opt.NoPlots, link)
 	writeParity(&b, a.Parity)
-	writeKnee(&b, &n, a)
+	knee := kneeMeasured(a)
+	if knee {
+		writeKnee(&b, &n, a)
+	}
 	writeLatencyKnee(&b, &n, a)
 	b.WriteString("Fastpath Lab ladder run: the manifest, the A/A noise floor, figures, tables of every metric and the failed cells. Gaps are shown as " + gapMark + " with a footnote saying why.\n\n")
 	writeSummary(&b, &n, run, countRows(a))
@@ -85,6 +88,9 @@ func Render(run results.Run, opt Options) (string, error) {
 		writeSources(&b, &n, src, srcErr)
 	}
 	writeNoise(&b, &n, a)
+	if !knee {
+		writeKnee(&b, &n, a) // says there is none, after the run's facts
+	}
 	writeToggles(&b, &n, a.Sweep, opt.CostBudget)
 	writeFigures(&b, run.Dir, a, popt, !opt.NoPlots, link)
 	writeTables(&b, &n, run.Dir, a, run.Manifest.Emulated, link)
