@@ -1,8 +1,14 @@
 package ladder
 
 import (
+	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
+
+	"github.com/fastpathlab/fplab/results"
+	"github.com/fastpathlab/fplab/results/headline"
+	"github.com/fastpathlab/fplab/results/resultstest"
 )
 
 // headlineBase is a small spec of two paths, two formats and the
@@ -30,6 +36,55 @@ func TestHeadlineSpec(t *testing.T) {
 		_, err := ParseSpec("x.yaml", []byte(headlineBase+c.entry))
 		if err == nil || err.Error() != c.want {
 			t.Errorf("%q: err = %v\nwant %s", c.entry, err, c.want)
+		}
+	}
+}
+
+// TestShippedHeadlinesPair: every shipped spec's headline pairs cells the
+// spec runs. Each cell gets five repetitions of rec/s only, so a headline
+// in another unit may lack its unit, but none may lack its cells: a
+// covering spec (smoke) has no such pairs and names no headline.
+func TestShippedHeadlinesPair(t *testing.T) {
+	files, err := filepath.Glob("specs/*.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		s, err := LoadSpec(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(s.Headline) == 0 {
+			continue
+		}
+		cells, err := Expand(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rows []results.Row
+		for _, c := range cells {
+			for rep := range 5 {
+				rows = append(rows, resultstest.OK(c.Name(), rep, resultstest.Metric(results.UnitRecPerSec, 1e6+1e4*float64(rep))))
+			}
+		}
+		a, err := results.Analyze(rows, results.AnalysisOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, h := range s.Headline {
+			c, err := headline.Parse(h)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rs, err := headline.Compute(a, []headline.Comparison{c})
+			if err != nil || len(rs) == 0 {
+				t.Errorf("%s: %q: %d rows, %v", filepath.Base(f), h, len(rs), err)
+			}
+			for _, r := range rs {
+				if r.Verdict == headline.Missing && !strings.Contains(r.Why, " reports no ") {
+					t.Errorf("%s: %q: %s", filepath.Base(f), h, r.Why)
+				}
+			}
 		}
 	}
 }
