@@ -33,9 +33,7 @@ func addRatios(p *plot.Plot, pn Panel) {
 	for i, r := range pn.Ratios {
 		labels[int(rs.y(i))] = r.Label
 	}
-	p.Y.Tick.Label.Font.Size = rowFont
-	p.NominalY(labels...)
-	p.Y.Min, p.Y.Max = -0.6, float64(len(pn.Ratios))-0.4
+	nominalRows(p, labels)
 	lo, hi := ratioRange(pn.Ratios)
 	if rs.log {
 		pad := math.Log10(1.15)

@@ -259,6 +259,15 @@ func addDots(p *plot.Plot, pn Panel) {
 
 // addRows lays out a row panel: cell labels as the y ticks, rec/s along x
 // from zero.
+// nominalRows makes p's Y axis one labelled row per label, top to
+// bottom as the labels are given, in the row font: the rows panel's and
+// the ratio panel's axis.
+func nominalRows(p *plot.Plot, labels []string) {
+	p.Y.Tick.Label.Font.Size = rowFont
+	p.NominalY(labels...)
+	p.Y.Min, p.Y.Max = -0.6, float64(len(labels))-0.4
+}
+
 func addRows(p *plot.Plot, pn Panel) {
 	if len(pn.Rows) == 0 {
 		return
@@ -269,9 +278,7 @@ func addRows(p *plot.Plot, pn Panel) {
 	for i, r := range pn.Rows {
 		labels[int(rs.y(i))] = r.Label
 	}
-	p.Y.Tick.Label.Font.Size = rowFont
-	p.NominalY(labels...)
-	p.Y.Min, p.Y.Max = -0.6, float64(len(pn.Rows))-0.4
+	nominalRows(p, labels)
 	p.X.Tick.Marker = siTicks{}
 	p.X.Min = 0
 	if !(p.X.Max > 0) {

@@ -21,7 +21,7 @@ func specHeadlines(spec json.RawMessage) ([]headline.Comparison, error) {
 	var fields struct {
 		Headline []string `json:"headline"`
 	}
-	spec = specBody(spec)
+	spec = results.SpecBody(spec)
 	if len(spec) == 0 || json.Unmarshal(spec, &fields) != nil {
 		return nil, nil
 	}
@@ -51,12 +51,25 @@ func Headline(run results.Run, opt Options) ([]headline.Row, error) {
 	if len(comps) == 0 {
 		return nil, fmt.Errorf("%s: the run's spec names no headline (docs/spec.md, headline)", run.Dir)
 	}
-	a, err := results.Analyze(run.Rows, results.AnalysisOptions{BudgetMs: opt.BudgetMs, LatencyBudgetMs: opt.LatencyBudgetMs,
-		Tables: results.TableOptions{Order: specOrder(run.Manifest.Spec)}})
+	rows, unresolved, err := headlineRows(run, comps, opt)
 	if err != nil {
 		return nil, err
 	}
-	return headline.Compute(a, comps)
+	return rows, unresolved
+}
+
+// headlineRows analyses run as the report does and computes comps over
+// it; opt has its defaults already. unresolved is Compute's error, naming
+// the comparisons the run cannot resolve at all (the rows of the others
+// come back all the same); err is the analysis's.
+func headlineRows(run results.Run, comps []headline.Comparison, opt Options) (rows []headline.Row, unresolved, err error) {
+	a, err := results.Analyze(run.Rows, results.AnalysisOptions{BudgetMs: opt.BudgetMs, LatencyBudgetMs: opt.LatencyBudgetMs,
+		Tables: results.TableOptions{Order: specOrder(run.Manifest.Spec)}})
+	if err != nil {
+		return nil, nil, err
+	}
+	rows, unresolved = headline.Compute(a, comps)
+	return rows, unresolved, nil
 }
 
 // writeHeadline opens the report with the answer to the spec's question:

@@ -28,14 +28,13 @@ func HeadlineChanges(oldRun, newRun results.Run, opt Options) ([]headline.Change
 	}
 	var rows [2][]headline.Row
 	for i, run := range []results.Run{oldRun, newRun} {
-		a, err := results.Analyze(run.Rows, results.AnalysisOptions{BudgetMs: opt.BudgetMs, LatencyBudgetMs: opt.LatencyBudgetMs,
-			Tables: results.TableOptions{Order: specOrder(run.Manifest.Spec)}})
+		// A comparison one run cannot resolve at all has no rows in it;
+		// Changes lists the other run's rows as its own.
+		r, _, err := headlineRows(run, comps, opt)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", run.Dir, err)
 		}
-		// A comparison one run cannot resolve at all has no rows in it;
-		// Changes lists the other run's rows as its own.
-		rows[i], _ = headline.Compute(a, comps)
+		rows[i] = r
 	}
 	return headline.Changes(rows[0], rows[1]), nil
 }

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/fastpathlab/fplab/cell"
+	"github.com/fastpathlab/fplab/results"
 )
 
 // specOrder reads the axis value lists from the manifest's spec so the
@@ -13,7 +14,7 @@ import (
 // results' default order).
 func specOrder(spec json.RawMessage) map[string][]string {
 	var fields map[string]json.RawMessage
-	spec = specBody(spec)
+	spec = results.SpecBody(spec)
 	if len(spec) == 0 || json.Unmarshal(spec, &fields) != nil {
 		return nil
 	}
@@ -38,18 +39,4 @@ func specOrder(spec json.RawMessage) map[string][]string {
 		}
 	}
 	return order
-}
-
-// specBody is the spec itself of a manifest's spec field: the ladder
-// stores {"spec": {...}, "cells": [...], ...}, so the fields a report reads
-// (axes, headline) are one level down; a bare spec (a hand-made manifest,
-// the tests' fixtures) is returned as it is.
-func specBody(raw json.RawMessage) json.RawMessage {
-	var stored struct {
-		Spec json.RawMessage `json:"spec"`
-	}
-	if len(raw) > 0 && json.Unmarshal(raw, &stored) == nil && len(stored.Spec) > 0 && stored.Spec[0] == '{' {
-		return stored.Spec
-	}
-	return raw
 }

@@ -72,3 +72,17 @@ func ReadManifest(dir string) (Manifest, error) {
 	}
 	return m, nil
 }
+
+// SpecBody is the spec itself of a manifest's Spec: the ladder stores
+// {"spec": {...}, "cells": [...], ...}, so a spec's fields (axes,
+// records, headline) are one level down; a bare spec (a hand-made
+// manifest, tests' fixtures) is returned as it is.
+func SpecBody(raw json.RawMessage) json.RawMessage {
+	var stored struct {
+		Spec json.RawMessage `json:"spec"`
+	}
+	if len(raw) > 0 && json.Unmarshal(raw, &stored) == nil && len(stored.Spec) > 0 && stored.Spec[0] == '{' {
+		return stored.Spec
+	}
+	return raw
+}

@@ -283,14 +283,8 @@ func specDiff(a, b json.RawMessage, skip ...string) string {
 
 func specFields(raw json.RawMessage) map[string]string {
 	var obj map[string]json.RawMessage
-	if json.Unmarshal(raw, &obj) != nil {
+	if json.Unmarshal(SpecBody(raw), &obj) != nil {
 		return nil
-	}
-	if inner, ok := obj["spec"]; ok {
-		obj = nil
-		if json.Unmarshal(inner, &obj) != nil {
-			return nil
-		}
 	}
 	out := make(map[string]string, len(obj))
 	for k, v := range obj {
