@@ -49,6 +49,9 @@ type Cell struct {
 	Rate int
 	// Linger is a live cell's batch linger (0 for a bounded cell).
 	Linger time.Duration
+	// Par is a Flink cell's parallelism: "" (what Parse returns without a
+	// par part) for auto, else one of Pars.
+	Par string
 	// Wake is the interval at which the cell wakes its reader (cancels the
 	// Next under way and calls it again), as a Flink fetcher does for a
 	// checkpoint or a split change (0: never).
@@ -76,11 +79,18 @@ type Cell struct {
 	AA string
 }
 
+// ParN is the cell's parallelism as a count, 0 for auto (the rung
+// resolves auto against the topic and the host, jvmref).
+func (c Cell) ParN() int {
+	n, _ := strconv.Atoi(c.Par) // Parse admits only Pars: auto or a count
+	return n
+}
+
 // Name encodes the cell as a sub-benchmark name (without the
 // "BenchmarkLadder/" prefix), key=value parts in the fixed order of Keys, so
 // benchproc can project any of them:
 //
-//	path=fast/format=json/batch=8192/brokers=3/alloc=go/crc=off[/cluster=kafka][/compression=lz4][/size=1024][/keys=on][/nulls=0.01][/txn=aborts][/case=appended][/decoder=stock][/mode=live/rate=100000/linger=10ms][/wake=20ms][/pause=100ms][/discover=100ms][/ckpt=1s][/commit=on][/rescale=3to2][/prof=on][/fault=kill][/aa=a]
+//	path=fast/format=json/batch=8192/brokers=3/alloc=go/crc=off[/cluster=kafka][/compression=lz4][/size=1024][/keys=on][/nulls=0.01][/txn=aborts][/case=appended][/decoder=stock][/mode=live/rate=100000/linger=10ms][/par=2][/wake=20ms][/pause=100ms][/discover=100ms][/ckpt=1s][/commit=on][/rescale=3to2][/prof=on][/fault=kill][/aa=a]
 //
 // The optional axes (cluster to case) are left out at their Default. Parse
 // is its inverse.
@@ -163,6 +173,11 @@ func (c Cell) Value(key string) string {
 			return c.Linger.String()
 		}
 		return "0"
+	case Par:
+		if c.Par == "" {
+			return ParAuto
+		}
+		return c.Par
 	case Wake:
 		if c.Wake > 0 {
 			return c.Wake.String()
@@ -310,6 +325,10 @@ func (c *Cell) set(p Part) error {
 	case Linger:
 		if c.Linger = 0; p.Value != "0" {
 			c.Linger, err = canonicalDuration(p)
+		}
+	case Par:
+		if c.Par, err = known(p, Pars()); c.Par == ParAuto {
+			c.Par = ""
 		}
 	case Wake:
 		c.Wake, err = canonicalDuration(p)

@@ -251,6 +251,8 @@ func TestOrder(t *testing.T) {
 		{Linger, "100ms", "10ms", false},
 		{Linger, "500us", "1ms", true},
 		{Rate, "10000", "500000", true},
+		{Par, ParAuto, "1", true},
+		{Par, "2", "12", true},
 	} {
 		if got := Less(tc.key, tc.a, tc.b); got != tc.less {
 			t.Errorf("Less(%s, %s, %s) = %v", tc.key, tc.a, tc.b, got)
@@ -263,11 +265,38 @@ func TestOrder(t *testing.T) {
 		t.Error("KeyRank knows codec")
 	}
 	for _, p := range Paths() {
-		if want := p == PathJava || p == PathJavaPerf || p == PathFlink || p == PathCeiling; CountingPath(p) != want {
+		if want := p == PathJava || p == PathJavaPerf || p == PathFlink || p == PathFlinkWarm || p == PathCeiling; CountingPath(p) != want {
 			t.Errorf("CountingPath(%s) = %v", p, !want)
 		}
 	}
-	if Values(Batch) != nil || len(Values(Path)) != 8 {
+	if Values(Batch) != nil || len(Values(Path)) != 9 {
 		t.Error("Values")
+	}
+}
+
+// TestPar: a Flink cell's parallelism is a part of its name only when it
+// is not auto, Parse reads it back, and a value off Pars is refused.
+func TestPar(t *testing.T) {
+	c := Cell{Path: PathFlinkWarm, Format: FormatJSON, Batch: 8192, Brokers: 3, Alloc: AllocGo, Cluster: ClusterKafka, Par: "2"}
+	const want = "path=flink-warm/format=json/batch=8192/brokers=3/alloc=go/crc=off/cluster=kafka/par=2"
+	if got := c.Name(); got != want {
+		t.Fatalf("Name = %s, want %s", got, want)
+	}
+	back, err := Parse(want)
+	if err != nil || back.Par != "2" || back.ParN() != 2 {
+		t.Fatalf("Parse(%s) = %+v, %v", want, back, err)
+	}
+	if _, err := Parse("path=flink/format=json/batch=8192/brokers=3/alloc=go/crc=off/par=auto"); err == nil {
+		t.Error("par=auto (the default) parsed as written")
+	}
+	auto, err := Parse("path=flink/format=json/batch=8192/brokers=3/alloc=go/crc=off")
+	if err != nil || auto.Par != "" || auto.ParN() != 0 || auto.Value(Par) != ParAuto {
+		t.Fatalf("no par part: %+v, %v", auto, err)
+	}
+	if err := auto.Set(Par, "2"); err != nil || !strings.HasSuffix(auto.Name(), "/par=2") {
+		t.Errorf("Set(par, 2): %v, %s", err, auto.Name())
+	}
+	if _, err := Parse("path=flink/format=json/batch=8192/brokers=3/alloc=go/crc=off/par=5"); err == nil {
+		t.Error("par=5 (not in Pars) parsed")
 	}
 }

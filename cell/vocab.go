@@ -44,6 +44,11 @@ const (
 	// Linger is how long a live cell's batch may wait for rows after its
 	// first one before it is handed over short.
 	Linger = "linger"
+	// Par is a Flink cell's parallelism (par=2): how many source subtasks,
+	// and so task and fetcher threads, its job runs; par=auto, the
+	// default, is the partition count capped at the host's usable cores
+	// (docs/references.md, "Parallelism").
+	Par = "par"
 
 	// Wake is the interval at which a cell wakes its reader (a cancel of
 	// the Next under way), measuring how long the reader takes to return.
@@ -72,7 +77,7 @@ const (
 
 // Axes lists the axis keys in name order.
 func Axes() []string {
-	return []string{Path, Format, Batch, Brokers, Alloc, CRC, Cluster, Compression, Size, Keyed, Nulls, Txn, Case, Decoder, Mode, Rate, Linger}
+	return []string{Path, Format, Batch, Brokers, Alloc, CRC, Cluster, Compression, Size, Keyed, Nulls, Txn, Case, Decoder, Mode, Rate, Linger, Par}
 }
 
 // LiveAxes are the axes only a live cell has: a bounded cell's name leaves
@@ -118,6 +123,8 @@ func Default(key string) string {
 		return ModeBounded
 	case Rate, Linger:
 		return "0"
+	case Par:
+		return ParAuto
 	}
 	return ""
 }
@@ -144,6 +151,10 @@ const (
 	// PathFlink is Apache Flink's KafkaSource in a bounded job with the
 	// format's stock Flink deserializer (java/, fplab.FlinkBounded).
 	PathFlink = "flink"
+	// PathFlinkWarm is the same job as PathFlink on a warm JVM and
+	// cluster: one JVM and one MiniCluster run warm-up reads of the topic
+	// before the measured read (ladder/rung/jvmref, docs/references.md).
+	PathFlinkWarm = "flink-warm"
 	// PathCeiling is the broker's serving ceiling: raw Fetch requests,
 	// records counted from batch headers (source/ceiling).
 	PathCeiling = "ceiling"
@@ -313,6 +324,8 @@ func WhyNotLive(p, mode string) string {
 		return "a row path has no linger rule; its batches are handed over only when full"
 	case p == PathCeiling:
 		return "the serving ceiling counts a bounded range of fetches"
+	case p == PathFlinkWarm:
+		return "flink-warm warms up with bounded reads of a preloaded topic; a live read is warmed by its producer's first records, so path=flink reads live"
 	case p == PathJavaPerf:
 		return "Kafka's ConsumerPerformance reads a bounded count and prints totals only, no per-record hand-over times to measure latency from"
 	}
@@ -344,15 +357,15 @@ func AASides() []string { return []string{AAFirst, AASecond} }
 // Paths lists every consume path a spec may name, least to most native,
 // the references last.
 func Paths() []string {
-	return []string{PathRowwise, PathShallow, PathFast, PathFranz, PathJava, PathJavaPerf, PathFlink, PathCeiling}
+	return []string{PathRowwise, PathShallow, PathFast, PathFranz, PathJava, PathJavaPerf, PathFlink, PathFlinkWarm, PathCeiling}
 }
 
 // CountingPath reports whether a path is a reference that counts the
 // topic's records without building Arrow batches the lab verifies: java,
-// java-perf, flink and ceiling.
+// java-perf, flink, flink-warm and ceiling.
 func CountingPath(p string) bool {
 	switch p {
-	case PathJava, PathJavaPerf, PathFlink, PathCeiling:
+	case PathJava, PathJavaPerf, PathFlink, PathFlinkWarm, PathCeiling:
 		return true
 	}
 	return false
@@ -388,6 +401,23 @@ func NullShares() []string { return []string{NullsNone, NullsOne, NullsTen} }
 
 // Txns lists the transaction settings.
 func Txns() []string { return []string{Off, TxnAborts} }
+
+// ParAuto is the default parallelism of a Flink cell: its partition count,
+// at most the host's usable cores.
+const ParAuto = "auto"
+
+// Pars lists the parallelisms a Flink cell may name: auto, then the counts
+// a spec may sweep (at most the topic's partitions, ladder/limits.go).
+func Pars() []string {
+	return []string{ParAuto, "1", "2", "3", "4", "6", "8", "12", "16", "24", "32"}
+}
+
+// ParPath reports whether a path takes a parallelism other than auto: the
+// Flink jobs. The Go paths read every partition with one client (its
+// threads are the library's, stated in the manifest), java with one
+// kafka-clients consumer on one thread, java-perf as Kafka ships it, and
+// the ceiling with one fetch loop per broker.
+func ParPath(p string) bool { return p == PathFlink || p == PathFlinkWarm }
 
 // Decoders lists the decoder settings.
 func Decoders() []string { return []string{DecoderLab, DecoderStock, DecoderNone} }
@@ -474,6 +504,8 @@ func Values(key string) []string {
 		return Decoders()
 	case Mode:
 		return Modes()
+	case Par:
+		return Pars()
 	}
 	return nil
 }
@@ -492,12 +524,12 @@ func PathRank(path string) (int, bool) {
 	return i, i >= 0
 }
 
-// Less orders two values of one key: paths from least to most native and
-// parity cases in Cases' order (unknown values after the known ones),
-// numbers numerically, durations (linger, ckpt) by length, anything else
-// alphabetically.
+// Less orders two values of one key: paths from least to most native,
+// parity cases in Cases' order and parallelisms in Pars' (auto first),
+// unknown values after the known ones; numbers numerically, durations
+// (linger, ckpt) by length, anything else alphabetically.
 func Less(key, a, b string) bool {
-	if key == Path || key == Case {
+	if key == Path || key == Case || key == Par {
 		vs := Values(key)
 		ra, rb := slices.Index(vs, a), slices.Index(vs, b)
 		switch {

@@ -243,7 +243,7 @@ func checkFailures(s *Spec) error {
 }
 
 // checkCombinations refuses the cells no run can measure:
-//   - a reference path (java, java-perf, flink, ceiling: they count
+//   - a reference path (java, java-perf, flink, flink-warm, ceiling: they count
 //     records, cell.CountingPath) with transactions, a parity case or a
 //     decoder other than lab: nothing of theirs can be told committed from
 //     aborted, or failed on purpose (flink runs the start-up cases all the
@@ -253,8 +253,11 @@ func checkFailures(s *Spec) error {
 //     checkpoint durations (no reader kills: failures must be 0);
 //   - java-perf off cluster kafka: ConsumerPerformance comes with the
 //     Kafka distribution started for real brokers (docs/kafka.md);
-//   - flink with tombstones (Flink's value-only deserializers drop a null
-//     value, so its count could not equal the corpus);
+//   - flink or flink-warm with tombstones (Flink's value-only
+//     deserializers drop a null value, so its count could not equal the
+//     corpus); flink-warm with checkpoints;
+//   - par other than auto off the Flink paths (cell.ParPath), or above
+//     the partition count;
 //   - brokers over the embedded and kafka clusters' bound;
 //   - wake on a reference path, a checkpointing cell, a parity case or a
 //     maxrate cell (rungargs refuses them: the wakes are measured on a
@@ -279,6 +282,8 @@ func checkCombinations(s *Spec, cells []cell.Cell) error {
 	for _, c := range cells {
 		counting := cell.CountingPath(c.Path)
 		switch {
+		case c.Path == cell.PathFlinkWarm && c.Ckpt > 0:
+			return fieldErrorf("checkpoint", "path flink-warm does not checkpoint (its warm-up reads would checkpoint too; path flink measures Flink's checkpoints), but cell %s would", c.Name())
 		case counting && c.Ckpt > 0 && c.Path != cell.PathFlink:
 			return fieldErrorf("checkpoint", "path %s cannot checkpoint (it only counts records), but cell %s does", c.Path, c.Name())
 		case c.Path == cell.PathFlink && c.Ckpt > 0 && s.Failures > 0:
@@ -289,8 +294,12 @@ func checkCombinations(s *Spec, cells []cell.Cell) error {
 			return fieldErrorf(cell.Decoder, "path %s decodes with its own stock route, so cell %s cannot choose decoder=%s; exclude it", c.Path, c.Name(), c.Decoder)
 		case c.Path == cell.PathJavaPerf && c.Cluster != cell.ClusterKafka:
 			return fieldErrorf(cell.Path, "java-perf runs on cluster kafka only, but cell %s is on %s (exclude it: - {path: java-perf, cluster: %s})", c.Name(), c.Value(cell.Cluster), c.Value(cell.Cluster))
-		case c.Path == cell.PathFlink && c.Value(cell.Nulls) != cell.NullsNone:
-			return fieldErrorf(cell.Nulls, "path flink cannot count tombstones (its value-only deserializers drop null values), but cell %s has nulls=%s", c.Name(), c.Value(cell.Nulls))
+		case cell.ParPath(c.Path) && c.Value(cell.Nulls) != cell.NullsNone:
+			return fieldErrorf(cell.Nulls, "path %s cannot count tombstones (its value-only deserializers drop null values), but cell %s has nulls=%s", c.Path, c.Name(), c.Value(cell.Nulls))
+		case c.Par != "" && !cell.ParPath(c.Path):
+			return fieldErrorf(cell.Par, "par is a Flink job's parallelism; path %s reads at par=auto only, but cell %s has par=%s (exclude it)", c.Path, c.Name(), c.Par)
+		case c.Par != "" && c.ParN() > s.Partitions:
+			return fieldErrorf(cell.Par, "par=%s runs more source subtasks than the topic's %d partitions (the extra ones would idle), cell %s", c.Par, s.Partitions, c.Name())
 		case c.Wake > 0 && (counting || c.Ckpt > 0 || c.Case != "" || c.MaxRate()):
 			return fieldErrorf(cell.Wake, "only a plain bounded or live cell of a Go path wakes its reader (no reference path, checkpoint, parity case or maxrate), but cell %s would", c.Name())
 		case c.Commit && counting:

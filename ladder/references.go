@@ -17,7 +17,7 @@ func checkReferences(cells []cell.Cell) error {
 	var jar, dist, jvm bool
 	for _, c := range cells {
 		switch c.Path {
-		case cell.PathJava, cell.PathFlink:
+		case cell.PathJava, cell.PathFlink, cell.PathFlinkWarm:
 			jar, jvm = true, true
 		case cell.PathJavaPerf:
 			jar, dist, jvm = true, true, true
@@ -30,7 +30,7 @@ func checkReferences(cells []cell.Cell) error {
 	}
 	if jar {
 		if err := kafka.CheckRefJar(kafka.RefJar()); err != nil {
-			return fmt.Errorf("the spec has JVM reference cells (java, flink, java-perf): %w", err)
+			return fmt.Errorf("the spec has JVM reference cells (java, flink, flink-warm, java-perf): %w", err)
 		}
 	}
 	if dist {

@@ -49,6 +49,9 @@ type Spec struct {
 	// Linger in a spec without live or maxrate cells.
 	Rate   []int           `json:"rate,omitempty"`
 	Linger []time.Duration `json:"linger_ns,omitempty"`
+	// Par lists the Flink cells' parallelisms (cell.Pars); absent means
+	// [auto]. Every other path runs at auto only (ladder/limits.go).
+	Par []string `json:"par,omitempty"`
 
 	// Covering selects a small set of cells in which every value of every
 	// axis appears at least once instead of the full product.
@@ -176,7 +179,7 @@ func (s *Spec) closedAxis(key string) *[]string {
 		cell.Path: &s.Path, cell.Format: &s.Format, cell.Alloc: &s.Alloc, cell.CRC: &s.CRC,
 		cell.Cluster: &s.Cluster, cell.Compression: &s.Compression, cell.Size: &s.Size,
 		cell.Keyed: &s.Keys, cell.Nulls: &s.Nulls, cell.Txn: &s.Txn, cell.Case: &s.Case,
-		cell.Decoder: &s.Decoder, cell.Mode: &s.Mode,
+		cell.Decoder: &s.Decoder, cell.Mode: &s.Mode, cell.Par: &s.Par,
 	}[key]
 }
 

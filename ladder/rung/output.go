@@ -86,6 +86,11 @@ func WriteResult(w io.Writer, c *rungargs.Cell, b Build, client string, iters in
 		{"cluster", c.Cluster},
 		{"schema", c.Schema},
 		{"partitions", fmt.Sprint(c.Partitions)},
+		// The cores this cell could use (its CPU affinity) and the Go
+		// runtime's share of them: beside a Flink cell's parallelism, how
+		// many cores each side of a reference comparison had.
+		{"cpus", fmt.Sprint(runtime.NumCPU())},
+		{"gomaxprocs", fmt.Sprint(runtime.GOMAXPROCS(0))},
 	}
 	cfg = append(cfg, extra...)
 	var sb strings.Builder

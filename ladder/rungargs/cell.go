@@ -83,7 +83,7 @@ func LiveRecords(rate int, d time.Duration) int {
 
 // shapeKeys are the optional axes that shape the corpus's topic and how it
 // is read and decoded: each is a flag of its own, absent at its default.
-var shapeKeys = []string{cell.Compression, cell.Size, cell.Keyed, cell.Nulls, cell.Txn, cell.Case, cell.Decoder, cell.Mode, cell.Rate, cell.Linger}
+var shapeKeys = []string{cell.Compression, cell.Size, cell.Keyed, cell.Nulls, cell.Txn, cell.Case, cell.Decoder, cell.Mode, cell.Rate, cell.Linger, cell.Par}
 
 // RoleReader is the Role of a checkpointing reader process; RoleProducer
 // that of a live cell's producer process.
@@ -221,6 +221,12 @@ func (c *Cell) Validate() error {
 		return fmt.Errorf("a reader needs --ckpt-dir")
 	case cell.CountingPath(c.Path) && c.Ckpt > 0 && c.Path != cell.PathFlink:
 		return fmt.Errorf("path=%s cannot checkpoint (it only counts records)", c.Path)
+	case c.Par != "" && !cell.ParPath(c.Path):
+		return fmt.Errorf("--par is a Flink job's parallelism; path=%s reads at par=auto only", c.Path)
+	case c.ParN() > c.Partitions:
+		return fmt.Errorf("--par %s runs more source subtasks than the topic's %d partitions", c.Par, c.Partitions)
+	case c.Path == cell.PathFlinkWarm && c.Ckpt > 0:
+		return fmt.Errorf("path=flink-warm does not checkpoint (path=flink measures Flink's checkpoints)")
 	case c.Path == cell.PathFlink && c.Failures > 0:
 		return fmt.Errorf("path=flink cannot have its reader killed (Flink checkpoints on its own)")
 	case cell.CountingPath(c.Path) && c.FaultSocket != "":

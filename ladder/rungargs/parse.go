@@ -58,6 +58,7 @@ func Decode(args []string, usage io.Writer) (Cell, error) {
 		cell.Mode:        "live: a producer writes at --rate while the path reads unbounded",
 		cell.Rate:        "mode=live: target produce rate, records per second",
 		cell.Linger:      "mode=live: a batch is handed over short once this has passed since its first row",
+		cell.Par:         "path=flink, flink-warm: the job's parallelism (auto: the partition count, at most the usable cores)",
 	} {
 		if vs := cell.Values(k); vs != nil {
 			usage += ": " + strings.Join(vs, ", ")

@@ -119,14 +119,19 @@ func TestKafkaJavaRefs(t *testing.T) {
 	// path=java-perf to ConsumerPerformance; a flink cell that checkpoints
 	// reports Flink's own checkpoint durations. Every one reports the
 	// JVM's memory split as a Go cell's.
-	for _, path := range []string{cell.PathJava, cell.PathFlink, cell.PathFlink + "+ckpt", cell.PathJavaPerf} {
-		ckpt := time.Duration(0)
+	// path=flink-warm runs FlinkWarmupRuns whole reads first on the same
+	// MiniCluster, at the cell's parallelism.
+	for _, path := range []string{cell.PathJava, cell.PathFlink, cell.PathFlink + "+ckpt", cell.PathFlinkWarm + "+par2", cell.PathJavaPerf} {
+		ckpt, par := time.Duration(0), ""
 		if p, ok := strings.CutSuffix(path, "+ckpt"); ok {
 			path, ckpt = p, 50*time.Millisecond
 		}
+		if p, ok := strings.CutSuffix(path, "+par2"); ok {
+			path, par = p, "2"
+		}
 		c := rungargs.Cell{
 			Cell: cell.Cell{Path: path, Format: cell.FormatJSON, Batch: 1024, Brokers: 1, Alloc: cell.AllocGo,
-				Cluster: cell.ClusterKafka, CRC: true, Ckpt: ckpt},
+				Cluster: cell.ClusterKafka, CRC: true, Ckpt: ckpt, Par: par},
 			Bootstrap: cl.Bootstrap(), Topic: topics["json"], Partitions: parts,
 			Records: n, Seed: 1, Schema: "bid", Timeout: 90 * time.Second,
 		}
@@ -138,6 +143,12 @@ func TestKafkaJavaRefs(t *testing.T) {
 		}
 		if ckpt > 0 {
 			wants = append(wants, " ckpt-p50-ms", " ckpts", "checkpoint-ms:50")
+		}
+		switch path {
+		case cell.PathFlink:
+			wants = append(wants, fmt.Sprintf(",parallelism:%d,", Par(0, parts)), "\njava-warmup: 0 records")
+		case cell.PathFlinkWarm:
+			wants = append(wants, ",parallelism:2,", fmt.Sprintf("\njava-warmup: %d records in ", FlinkWarmupRuns*n), "warm-up reads on the same MiniCluster")
 		}
 		for _, want := range wants {
 			if !strings.Contains(out, want) {

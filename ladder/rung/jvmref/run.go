@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -60,6 +62,9 @@ func Run(ctx context.Context, java, jar string, o Opts) (Result, error) {
 	}
 	if r.Records != int64(o.Records) {
 		return Result{}, fmt.Errorf("%s read %d records, corpus has %d", what, r.Records, o.Records)
+	}
+	if err := r.claims(o); err != nil {
+		return Result{}, fmt.Errorf("%s: %w", what, err)
 	}
 	r.ran(cmd)
 	return r, nil
@@ -148,4 +153,43 @@ func failureLine(s string) string {
 		tail = tail[len(tail)-3:]
 	}
 	return strings.Join(tail, " | ")
+}
+
+// claims checks that the program ran as o asked where its result says
+// how it ran: Flink's parallelism (its conf entry parallelism, the
+// partition count when o leaves it 0) and the warm-up, whole reads of the
+// corpus (WarmupRuns) or a count of records (WarmupRecords).
+func (r Result) claims(o Opts) error {
+	if o.Program == Flink {
+		want := o.Parallelism
+		if want == 0 {
+			want = o.Partitions
+		}
+		if !slices.Contains(r.Conf, "parallelism:"+strconv.Itoa(want)) {
+			return fmt.Errorf("ran at parallelism %s, want %d", confValue(r.Conf, "parallelism"), want)
+		}
+	}
+	if o.Program == Steady {
+		// one pass over the topic at most; a poll may carry it past a
+		// count below the topic's
+		if want := int64(min(o.WarmupRecords, o.Records)); r.WarmupRecords < want {
+			return fmt.Errorf("warmed up on %d records, want at least %d", r.WarmupRecords, want)
+		}
+		return nil
+	}
+	if want := int64(o.WarmupRuns) * int64(o.Records); r.WarmupRecords != want {
+		return fmt.Errorf("warmed up on %d records in %d runs of %d, want %d", r.WarmupRecords, o.WarmupRuns, o.Records, want)
+	}
+	return nil
+}
+
+// confValue is key's value among conf's key:value entries, "none" when
+// it has none.
+func confValue(conf []string, key string) string {
+	for _, c := range conf {
+		if k, v, _ := strings.Cut(c, ":"); k == key {
+			return v
+		}
+	}
+	return "none"
 }

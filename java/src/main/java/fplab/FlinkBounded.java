@@ -20,6 +20,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
+import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -34,6 +35,7 @@ import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.CoreOptions;
 import org.apache.flink.configuration.PipelineOptions;
+import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.configuration.StateBackendOptions;
 import org.apache.flink.configuration.TaskManagerOptions;
@@ -49,7 +51,14 @@ import org.apache.flink.formats.protobuf.PbFormatConfig;
 import org.apache.flink.formats.protobuf.PbFormatOptions;
 import org.apache.flink.formats.protobuf.deserialize.PbRowDataDeserializationSchema;
 import org.apache.flink.metrics.MetricConfig;
+import org.apache.flink.runtime.client.JobExecutionException;
+import org.apache.flink.runtime.jobgraph.JobGraph;
+import org.apache.flink.runtime.jobmaster.JobResult;
+import org.apache.flink.runtime.minicluster.MiniCluster;
+import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
+import org.apache.flink.runtime.minicluster.RpcServiceSharing;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.graph.StreamGraph;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.TimestampData;
@@ -120,9 +129,14 @@ import fplab.stock.BidOuterClass;
  *       are the source's emit times. Start-up: JVM start to the first record
  *       (MiniCluster start, job submission and scheduling, split
  *       enumeration, the first fetch), reported separately.</li>
- *   <li>--warmup-runs N runs the same bounded job N times first (each on a
- *       fresh MiniCluster in this JVM), so the measured run has a warm JIT;
- *       default 0: a Flink job as deployed starts cold.</li>
+ *   <li>Cluster: one MiniCluster per JVM, started once before the first
+ *       job (as Flink's local executor starts one: a TaskManager with a
+ *       slot per subtask); every run of the JVM is a job submitted to it.
+ *       --warmup-runs N runs the same bounded job N times first on that
+ *       cluster, so the measured run has a warm JIT and a warm cluster, as
+ *       a job on a long-running session cluster has (path=flink-warm);
+ *       default 0: a job on a cluster started for it, cold (path=flink).
+ *       Each warm-up run's count and window go to stderr.</li>
  *   <li>Object reuse is on (pipeline.object-reuse; --object-reuse): without
  *       it Flink deep-copies every record between chained operators, a cost
  *       of Flink's safety default that a tuned pipeline turns off when, as
@@ -238,18 +252,28 @@ public final class FlinkBounded {
         // included as steady's warm-up pass is; the JVM, the arguments and
         // the format's deserializer checked above are the harness (Rss).
         Rss rss = Rss.mark();
-        for (long run = 0; run <= warmupRuns; run++) {
-            Totals t = runJob(props, topic, partitions, records, format, parallelism, objectReuse, checkpointMs,
-                    start, deadline, timeoutMs);
-            if (!seen && t.records > 0) {
-                seen = true;
-                startup = t.first - jvmStart;
-            }
-            if (run < warmupRuns) {
-                warmRecords += t.records;
-                warmNs += t.records > 0 ? t.last - t.first : 0;
-            } else {
-                m = t;
+        Configuration clusterConf = jobConf(parallelism, objectReuse, checkpointMs);
+        // One MiniCluster for every run of this JVM: the warm-up runs and
+        // the measured one are jobs submitted to the same JobManager and
+        // TaskManager, as jobs of a long-running session cluster are; its
+        // start is paid once, before the first job.
+        Shared.spansSeen.set(false);
+        try (MiniCluster cluster = startCluster(clusterConf, parallelism)) {
+            for (long run = 0; run <= warmupRuns; run++) {
+                Totals t = runJob(cluster, props, topic, partitions, records, format, parallelism, objectReuse,
+                        checkpointMs, start, deadline, timeoutMs);
+                if (!seen && t.records > 0) {
+                    seen = true;
+                    startup = t.first - jvmStart;
+                }
+                if (run < warmupRuns) {
+                    warmRecords += t.records;
+                    warmNs += t.records > 0 ? t.last - t.first : 0;
+                    System.err.printf("fplab-flink: warm-up run %d: %d records in %d ms%n", run + 1, t.records,
+                            (t.last - t.first) / 1_000_000L);
+                } else {
+                    m = t;
+                }
             }
         }
         Rss.Split mem = rss.end();
@@ -467,10 +491,13 @@ public final class FlinkBounded {
         long[] firstOffsets, counts; // per partition, with --start (Start)
     }
 
-    static Totals runJob(Properties props, String topic, int partitions, long records, String format,
-                         int parallelism, boolean objectReuse, long checkpointMs, Start start, long deadline,
-                         long timeoutMs) throws Exception {
-        Shared.reset();
+    /**
+     * The configuration of a bounded run's jobs and of the MiniCluster they
+     * run on: no restarts, object reuse as asked, one slot per subtask,
+     * and Flink's checkpoints (with the trace reporter keeping their
+     * statistics) when checkpointMs is set.
+     */
+    static Configuration jobConf(int parallelism, boolean objectReuse, long checkpointMs) {
         Configuration conf = new Configuration();
         // A failed job fails the run: no restarts.
         conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
@@ -486,6 +513,34 @@ public final class FlinkBounded {
             conf.set(ConfigOptions.key("traces.reporter.fplab.factory.class").stringType().noDefaultValue(),
                     CheckpointSpans.class.getName());
         }
+        return conf;
+    }
+
+    /**
+     * A started MiniCluster as Flink's local executor makes one for a job
+     * (one TaskManager with a slot per subtask, random ports, RPC services
+     * shared), kept for every job of the run.
+     */
+    static MiniCluster startCluster(Configuration conf, int parallelism) throws Exception {
+        Configuration c = new Configuration(conf);
+        if (!c.contains(RestOptions.BIND_PORT)) {
+            c.set(RestOptions.BIND_PORT, "0");
+        }
+        MiniCluster cluster = new MiniCluster(new MiniClusterConfiguration.Builder()
+                .setConfiguration(c)
+                .setNumTaskManagers(1)
+                .setNumSlotsPerTaskManager(parallelism)
+                .setRpcServiceSharing(RpcServiceSharing.SHARED)
+                .build());
+        cluster.start();
+        return cluster;
+    }
+
+    static Totals runJob(MiniCluster cluster, Properties props, String topic, int partitions, long records,
+                         String format, int parallelism, boolean objectReuse, long checkpointMs, Start start,
+                         long deadline, long timeoutMs) throws Exception {
+        Shared.reset();
+        Configuration conf = jobConf(parallelism, objectReuse, checkpointMs);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(parallelism, conf);
         env.setRuntimeMode(RuntimeExecutionMode.STREAMING);
 
@@ -500,21 +555,30 @@ public final class FlinkBounded {
         KafkaSource<?> source = build(dec, props, tps, start);
         sinkInto(env, source, records, parallelism);
 
-        JobClient job = env.executeAsync("fplab-flink-" + topic);
+        StreamGraph streamGraph = env.getStreamGraph();
+        streamGraph.setJobName("fplab-flink-" + topic);
+        JobGraph graph = streamGraph.getJobGraph();
+        JobID id = graph.getJobID();
         try {
             long left = deadline - System.nanoTime();
             if (left <= 0) {
                 throw new TimeoutException();
             }
-            job.getJobExecutionResult().get(left, TimeUnit.NANOSECONDS);
+            cluster.submitJob(graph).get(left, TimeUnit.NANOSECONDS);
+            left = deadline - System.nanoTime();
+            if (left <= 0) {
+                throw new TimeoutException();
+            }
+            JobResult result = cluster.requestJobResult(id).get(left, TimeUnit.NANOSECONDS);
+            result.toJobExecutionResult(FlinkBounded.class.getClassLoader());
         } catch (TimeoutException e) {
             try {
-                job.cancel().get(10, TimeUnit.SECONDS);
+                cluster.cancelJob(id).get(10, TimeUnit.SECONDS);
             } catch (Exception ignored) {
                 // exiting anyway
             }
             throw new Common.Fail("timeout (" + timeoutMs + " ms) passed after " + Shared.records.sum() + " of " + records + " records");
-        } catch (ExecutionException e) {
+        } catch (ExecutionException | JobExecutionException e) {
             throw new Common.Fail("job failed: " + Common.rootCause(e));
         }
         Totals t = new Totals();
@@ -642,7 +706,6 @@ public final class FlinkBounded {
                 checkpointsMs.clear();
             }
             checkpointsFailed.set(0);
-            spansSeen.set(false);
         }
     }
 
