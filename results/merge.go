@@ -30,9 +30,10 @@ func MergeKeys() []string { return []string{ArchKey, RecordsKey} }
 // recordsFree are the spec fields runs merged by records may differ in:
 // the one merged on, how many repetitions measured it and how many
 // warm-up rounds preceded them (a long topic's run may skip its warm-up,
-// as memory-kafka-64m does), and the spec's name (memory-kafka-4m, -16m),
-// which says no more than records does.
-var recordsFree = []string{"name", RecordsKey, "repetitions", "warmup"}
+// as memory-kafka-64m does), the spec's name (memory-kafka-4m, -16m),
+// which says no more than records does, and its headline, the question
+// the report opens with, which changes no cell's figures.
+var recordsFree = []string{"name", RecordsKey, "repetitions", "warmup", "headline"}
 
 // emulatedSuffix marks the arch value of a run made under emulation, so
 // every table column and row label that shows it says so.

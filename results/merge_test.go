@@ -330,6 +330,12 @@ func TestMergeByRecordsRefusals(t *testing.T) {
 	if _, err := MergeBy([]Run{small, warmup}, RecordsKey, false); err != nil {
 		t.Errorf("runs differing in warm-up rounds: %v", err)
 	}
+	// Nor does a headline (the report's question, not a setting) keep a
+	// run from one before its spec had one.
+	asked := recordsRun(t, "runs/16m", 16000000, 1, map[string]any{"headline": []string{"fast/franz in path-peak-RSS-MB"}})
+	if _, err := MergeBy([]Run{small, asked}, RecordsKey, false); err != nil {
+		t.Errorf("runs differing in headline: %v", err)
+	}
 
 	tests := []struct {
 		name  string
