@@ -15,7 +15,7 @@ include clusters/kafka/Makefile.inc
 include java/Makefile.inc
 include arm64.mk
 
-.PHONY: all build build-go build-mimalloc2 build-mimalloc3 test vet bench-smoke bench-ladder bench-paths bench-kafka-smoke bench-parity bench-references bench-live clean
+.PHONY: all build build-go build-mimalloc2 build-mimalloc3 test vet bench-smoke bench-ladder bench-paths bench-kafka-smoke bench-parity bench-references bench-references-quote bench-live clean
 
 all: build
 
@@ -93,6 +93,11 @@ bench-kafka-smoke: build kafka-dist java-refs
 # consume-only twins and the serving ceiling beside the Go paths.
 bench-references: build kafka-dist java-refs
 	FPLAB_KAFKA_DIST=$(KAFKA_DIST) FPLAB_JAVA_REFS=$(JAVA_REFS_JAR) bin/fplab ladder --spec ladder/specs/references.yaml
+
+# The comparisons to quote (docs/references.md, "What to quote"): fast
+# against warm and cold Flink and the steady Java consumer on real Kafka.
+bench-references-quote: build kafka-dist java-refs
+	FPLAB_KAFKA_DIST=$(KAFKA_DIST) FPLAB_JAVA_REFS=$(JAVA_REFS_JAR) bin/fplab ladder --spec ladder/specs/references-quote.yaml
 
 # The parity matrix (docs/parity.md): every path on every case, on kfake,
 # then on real Kafka (transactions, DeleteRecords, ACLs).
