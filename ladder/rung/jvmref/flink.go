@@ -16,7 +16,7 @@ import (
 // json records (3 embedded brokers, this lab's 2-core host) the first
 // read took 2.9-7.1 s, the second 1.3-2.3 s, the third to fifth 0.77-1.1
 // s each, so the third is the first at the plateau (docs/references.md,
-// "The warm Flink rung"). The JIT's thresholds count invocations, so a
+// "Cold and warm Flink"). The JIT's thresholds count invocations, so a
 // topic of fewer records needs more reads; the cell's java-warmup line
 // gives what the warm-up read.
 const FlinkWarmupRuns = 3
