@@ -34,9 +34,15 @@ func CRC32CName(impl string, size int) string {
 }
 
 // DecodeName is the row name of a decode micro-benchmark of format by
-// route lib (the lab's decoder or a stock library).
-func DecodeName(format, lib string) string {
-	return join(Part{Micro, MicroDecode}, Part{Format, format}, Part{"lib", lib})
+// route lib (the lab's decoder or a stock library) on records scaled to
+// size bytes (the spec's size axis); the natural ~100 B records (size 0 or
+// 100) add no size part, as a cell at the default size adds none.
+func DecodeName(format, lib string, size int) string {
+	parts := []Part{{Micro, MicroDecode}, {Format, format}, {"lib", lib}}
+	if size != 0 && size != 100 {
+		parts = append(parts, Part{Size, strconv.Itoa(size)})
+	}
+	return join(parts...)
 }
 
 func join(parts ...Part) string {

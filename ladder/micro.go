@@ -66,12 +66,20 @@ func microRuns(s *Spec) []microRun {
 				}
 			}
 		case cell.MicroDecode:
-			for _, f := range s.Format {
-				for _, lib := range stock.Libs(workloads.Format(f)) {
-					out = append(out, microRun{alloc: "go",
-						args: []string{"micro", "--bench", m, "--format", f, "--lib", lib,
-							"--schema", s.Schema, "--seed", strconv.FormatUint(s.Seed, 10)},
-						name: cell.DecodeName(f, lib)})
+			sizes := s.Size
+			if len(sizes) == 0 {
+				sizes = []string{"100"}
+			}
+			for _, sz := range sizes {
+				size, _ := strconv.Atoi(sz) // the spec's size axis, validated
+				for _, f := range s.Format {
+					for _, lib := range stock.Libs(workloads.Format(f)) {
+						out = append(out, microRun{alloc: "go",
+							args: []string{"micro", "--bench", m, "--format", f, "--lib", lib,
+								"--schema", s.Schema, "--seed", strconv.FormatUint(s.Seed, 10),
+								"--value-size", strconv.Itoa(size)},
+							name: cell.DecodeName(f, lib, size)})
+					}
 				}
 			}
 		}

@@ -20,16 +20,34 @@ func TestMicroRunsDecode(t *testing.T) {
 		got = append(got, m.name+" | "+strings.Join(m.args, " "))
 	}
 	want := []string{
-		"micro=decode/format=json/lib=lab | micro --bench decode --format json --lib lab --schema bid-wide --seed 9",
-		"micro=decode/format=json/lib=encoding-json | micro --bench decode --format json --lib encoding-json --schema bid-wide --seed 9",
-		"micro=decode/format=json/lib=goccy | micro --bench decode --format json --lib goccy --schema bid-wide --seed 9",
-		"micro=decode/format=json/lib=arrow-unmarshal | micro --bench decode --format json --lib arrow-unmarshal --schema bid-wide --seed 9",
-		"micro=decode/format=json/lib=arrow-json | micro --bench decode --format json --lib arrow-json --schema bid-wide --seed 9",
-		"micro=decode/format=csv/lib=lab | micro --bench decode --format csv --lib lab --schema bid-wide --seed 9",
-		"micro=decode/format=csv/lib=arrow-csv | micro --bench decode --format csv --lib arrow-csv --schema bid-wide --seed 9",
+		"micro=decode/format=json/lib=lab | micro --bench decode --format json --lib lab --schema bid-wide --seed 9 --value-size 100",
+		"micro=decode/format=json/lib=encoding-json | micro --bench decode --format json --lib encoding-json --schema bid-wide --seed 9 --value-size 100",
+		"micro=decode/format=json/lib=goccy | micro --bench decode --format json --lib goccy --schema bid-wide --seed 9 --value-size 100",
+		"micro=decode/format=json/lib=sonic | micro --bench decode --format json --lib sonic --schema bid-wide --seed 9 --value-size 100",
+		"micro=decode/format=json/lib=arrow-unmarshal | micro --bench decode --format json --lib arrow-unmarshal --schema bid-wide --seed 9 --value-size 100",
+		"micro=decode/format=json/lib=arrow-json | micro --bench decode --format json --lib arrow-json --schema bid-wide --seed 9 --value-size 100",
+		"micro=decode/format=csv/lib=lab | micro --bench decode --format csv --lib lab --schema bid-wide --seed 9 --value-size 100",
+		"micro=decode/format=csv/lib=arrow-csv | micro --bench decode --format csv --lib arrow-csv --schema bid-wide --seed 9 --value-size 100",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("micro runs:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestMicroRunsDecodeSizes: a spec's size axis runs the decode
+// micro-benchmark at each size, the natural one without a size part.
+func TestMicroRunsDecodeSizes(t *testing.T) {
+	s := &Spec{Format: []string{"csv"}, Size: []string{"100", "1024"}, Micro: []string{cell.MicroDecode}, Schema: "bid", Seed: 1}
+	var got []string
+	for _, m := range microRuns(s) {
+		got = append(got, m.name+" | "+m.args[len(m.args)-1])
+	}
+	want := "micro=decode/format=csv/lib=lab | 100\n" +
+		"micro=decode/format=csv/lib=arrow-csv | 100\n" +
+		"micro=decode/format=csv/lib=lab/size=1024 | 1024\n" +
+		"micro=decode/format=csv/lib=arrow-csv/size=1024 | 1024"
+	if g := strings.Join(got, "\n"); g != want {
+		t.Errorf("micro runs:\n%s\nwant:\n%s", g, want)
 	}
 }
 

@@ -95,8 +95,8 @@ type Config struct {
 	// (workloads.KeyedSchema); without it no path reads them.
 	Keys bool
 	// Decoder is "" or "lab" for the codec's own columnar decoder, "stock"
-	// for the format's best stock Go library route (workloads/stock.Best),
-	// on the shallow and fast paths only, or "none" for the path's
+	// for the format's fastest stock Go library route measured on the host
+	// (workloads/stock.Best), on the shallow and fast paths only, or "none" for the path's
 	// consume-only twin (shallow, fast and franz): the same drain with no
 	// decoder, whose batches carry positions and a nil Rec.
 	Decoder string

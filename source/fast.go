@@ -51,12 +51,12 @@ type fastReader struct {
 	eofs []drain.EOF
 }
 
-func openFast(cfg *Config) (*fastReader, error) {
+func openFast(ctx context.Context, cfg *Config) (*fastReader, error) {
 	rdk, err := openRdk(cfg)
 	if err != nil {
 		return nil, err
 	}
-	col, decoder, err := newColumnar(cfg)
+	col, decoder, err := newColumnar(ctx, cfg)
 	if err != nil {
 		rdk.close()
 		return nil, err

@@ -89,7 +89,7 @@ func openFranz(ctx context.Context, cfg *Config) (*franzReader, error) {
 		// instead of resetting somewhere else.
 		kgo.ConsumeResetOffset(kgo.NoResetOffset()),
 	)
-	col, decoder, err := newColumnar(cfg)
+	col, decoder, err := newColumnar(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}

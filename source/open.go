@@ -48,9 +48,9 @@ type reader interface {
 func openColumnar(ctx context.Context, c *Config) (reader, error) {
 	switch c.Path {
 	case consume.PathFast:
-		return openFast(c)
+		return openFast(ctx, c)
 	case consume.PathShallow:
-		col, name, err := newColumnar(c)
+		col, name, err := newColumnar(ctx, c)
 		if err != nil {
 			return nil, err
 		}
@@ -75,24 +75,26 @@ func (p pooled) Close() error {
 }
 
 // newColumnar is the value decoder of the shallow, fast and franz paths:
-// the codec's own, with Decoder "stock" the format's best stock route, with
-// "none" the twin's discard; and the name Assertions reports for it.
-func newColumnar(cfg *Config) (workloads.Columnar, string, error) {
+// the codec's own, with Decoder "stock" the format's fastest stock route
+// on this host (stock.Best measures them once per process: a caller that
+// times its Open calls stock.Best first, outside its window), with "none"
+// the twin's discard; and the name Assertions reports for it.
+func newColumnar(ctx context.Context, cfg *Config) (workloads.Columnar, string, error) {
 	if cfg.Decoder == consume.DecoderNone {
 		return &discard{}, consume.DecoderNone, nil
 	}
 	if cfg.Decoder != "stock" {
 		return cfg.Codec.NewColumnar(cfg.Mem), consume.DecoderLab, nil
 	}
-	r, err := stock.Best(cfg.Codec.Format())
+	pick, err := stock.Best(ctx, cfg.Codec.Format(), cfg.Codec.Schema().Name)
 	if err != nil {
 		return nil, "", fmt.Errorf("stock decoder: %w", err)
 	}
-	col, err := stock.NewColumnar(r, cfg.Codec.Schema(), cfg.Mem)
+	col, err := stock.NewColumnar(pick.Route, cfg.Codec.Schema(), cfg.Mem)
 	if err != nil {
 		return nil, "", fmt.Errorf("stock decoder: %w", err)
 	}
-	return col, r.Library, nil
+	return col, pick.Route.Library, nil
 }
 
 // keyColumns is the builder of a keyed read's key and headers columns,

@@ -274,6 +274,7 @@ func TestGolden(t *testing.T) {
 		{"micro-bad-size", 1, []string{"micro", "--bench", "crc32c", "--size", "0"}},
 		{"micro-bad-lib", 1, []string{"micro", "--bench", "decode", "--format", "avro", "--lib", "simdjson"}},
 		{"micro-bad-format", 1, []string{"micro", "--bench", "decode", "--format", "raw", "--lib", "lab"}},
+		{"micro-bad-value-size", 1, []string{"micro", "--bench", "decode", "--format", "json", "--value-size", "0"}},
 		{"load-bad-bootstrap", 1, []string{"load", "--bootstrap", "nohost"}},
 		{"broker-argument", 1, []string{"broker", "extra"}},
 		{"rung-bad-crc", 1, []string{"rung", "--crc", "maybe"}},

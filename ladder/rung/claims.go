@@ -8,6 +8,8 @@ import (
 	"github.com/fastpathlab/fplab/clusters"
 	"github.com/fastpathlab/fplab/ladder/rungargs"
 	"github.com/fastpathlab/fplab/source/consume"
+	"github.com/fastpathlab/fplab/workloads"
+	"github.com/fastpathlab/fplab/workloads/stock"
 )
 
 // checkClaims fails the cell when what the reader proves differs from what
@@ -38,8 +40,9 @@ func checkPath(c *rungargs.Cell, st consume.Stats, as consume.Assertions) error 
 		ok = as.Decoder == consume.DecoderLab
 	case cell.DecoderNone:
 		ok = as.Decoder == consume.DecoderNone
-	default: // stock: a library's name and version
-		ok = as.Decoder != "" && as.Decoder != consume.DecoderLab && as.Decoder != consume.DecoderNone
+	default: // stock: the route this process measured fastest (newTarget)
+		pick, found := stock.Picked(workloads.Format(c.Format), c.Schema)
+		ok = found && as.Decoder == pick.Route.Library
 	}
 	if !ok {
 		return fmt.Errorf("cell claims decoder=%s but the reader decodes with %q", c.Value(cell.Decoder), as.Decoder)

@@ -21,6 +21,10 @@ func TestStockDecoderCells(t *testing.T) {
 			if r.Iters != records || !strings.HasSuffix(r.Name, "/decoder=stock") {
 				t.Fatalf("%q, %d records\n%s", r.Name, r.Iters, r.Out)
 			}
+			// the candidates it measured, the one it ran first
+			if !strings.Contains(r.Out, "stock-pick: ") {
+				t.Fatalf("no stock-pick line\n%s", r.Out)
+			}
 		})
 	}
 	for _, p := range []consume.Path{consume.PathRowwise, consume.PathFranz} {

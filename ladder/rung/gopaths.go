@@ -10,6 +10,7 @@ import (
 	"github.com/fastpathlab/fplab/ladder/rungargs"
 	"github.com/fastpathlab/fplab/source/consume"
 	"github.com/fastpathlab/fplab/workloads"
+	"github.com/fastpathlab/fplab/workloads/stock"
 )
 
 // The Go paths (source/consume: rowwise, shallow, fast, franz) read and
@@ -35,7 +36,7 @@ func runGoPath(ctx context.Context, c *rungargs.Cell, b Build, w io.Writer) erro
 		// each of its trials writes and verifies a corpus of its own
 		return runMaxRate(ctx, c, b, cl, w)
 	}
-	t, err := newTarget(c)
+	t, err := newTarget(ctx, c)
 	if err != nil {
 		return err
 	}
@@ -68,16 +69,31 @@ func runGoPath(ctx context.Context, c *rungargs.Cell, b Build, w io.Writer) erro
 	if err := checkBalanced(mem); err != nil {
 		return err
 	}
-	return WriteResult(w, c, b, m.asserts.Client, m.stats.Records, m.metrics(), [2]string{"client-buffering", m.asserts.Buffering})
+	extra := [][2]string{{"client-buffering", m.asserts.Buffering}}
+	if t.pick != nil {
+		extra = append(extra, [2]string{"stock-pick", t.pick.String()})
+	}
+	return WriteResult(w, c, b, m.asserts.Client, m.stats.Records, m.metrics(), extra...)
 }
 
 // newTarget is what c reads: its corpus of c.Records records placed by its
 // layout, with the file of their row hashes (in c.HashCache when set,
-// else in a temporary directory); close it when the cell is done.
-func newTarget(c *rungargs.Cell) (*target, error) {
+// else in a temporary directory); close it when the cell is done. For
+// decoder=stock it measures the format's stock routes here (stock.Best),
+// before the path opens, so the choice stays out of the cell's start-up
+// and window.
+func newTarget(ctx context.Context, c *rungargs.Cell) (*target, error) {
 	corpus, codec, err := cellCorpus(c)
 	if err != nil {
 		return nil, err
+	}
+	var pick *stock.Pick
+	if c.Value(cell.Decoder) == cell.DecoderStock {
+		p, err := stock.Best(ctx, codec.Format(), c.Schema)
+		if err != nil {
+			return nil, err
+		}
+		pick = &p
 	}
 	layout, err := workloads.NewLayout(c.Seed, c.Records, c.Partitions, workloads.ShapeOf(c.Cell))
 	if err != nil {
@@ -92,7 +108,7 @@ func newTarget(c *rungargs.Cell) (*target, error) {
 		cleanup()
 		return nil, err
 	}
-	return &target{corpus: corpus, codec: codec, hashes: f, cleanup: cleanup, layout: layout}, nil
+	return &target{corpus: corpus, codec: codec, hashes: f, cleanup: cleanup, layout: layout, pick: pick}, nil
 }
 
 // cellCorpus is c's corpus, generated on demand, and its codec: what its
@@ -117,6 +133,7 @@ type target struct {
 	hashes  *os.File // the corpus's row hashes (hashFile)
 	cleanup func()   // removes the hash file's temporary directory, if any
 	layout  *workloads.Layout
+	pick    *stock.Pick // decoder=stock: the stock route measured fastest here
 }
 
 // verifier is a verifier of a read of t, with hash windows of its own.

@@ -154,7 +154,7 @@ func (s *search) try(ctx context.Context, rate int) (trialOutcome, error) {
 		}
 		return o, err
 	}
-	t, err := newTarget(&tc)
+	t, err := newTarget(ctx, &tc)
 	if err != nil {
 		return o, err
 	}

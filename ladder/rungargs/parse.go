@@ -54,7 +54,7 @@ func Decode(args []string, usage io.Writer) (Cell, error) {
 		cell.Nulls:       "share of tombstones (null values) in the corpus",
 		cell.Txn:         "aborts: the corpus is written in transactions, some aborted, and read read_committed",
 		cell.Case:        "parity case",
-		cell.Decoder:     "stock: the shallow or fast path decodes with the format's best stock Go library instead of the lab's decoder",
+		cell.Decoder:     "stock: the shallow or fast path decodes with the format's fastest stock Go library on this host (measured before the window) instead of the lab's decoder",
 		cell.Mode:        "live: a producer writes at --rate while the path reads unbounded",
 		cell.Rate:        "mode=live: target produce rate, records per second",
 		cell.Linger:      "mode=live: a batch is handed over short once this has passed since its first row",

@@ -9,26 +9,6 @@ import (
 	"github.com/fastpathlab/fplab/workloads"
 )
 
-// bestLib is, per format, the stock route a consume path runs for
-// decoder=stock: the fastest per-message route of the format in the
-// decode micro-benchmark (docs/results-log.md). csv's only stock route,
-// arrow-go's reader, parses whole batches, and raw has nothing to decode:
-// neither has one.
-var bestLib = map[workloads.Format]string{
-	workloads.FormatJSON:     LibGoccy,
-	workloads.FormatAvro:     LibHamba,
-	workloads.FormatProtobuf: LibProtoGen,
-}
-
-// Best is the stock route a consume path runs for format f.
-func Best(f workloads.Format) (Route, error) {
-	lib, ok := bestLib[f]
-	if !ok {
-		return Route{}, fmt.Errorf("format %s has no per-message stock route for a consume path (json, avro and protobuf have)", f)
-	}
-	return Lookup(f, lib)
-}
-
 // NewColumnar runs route r, a per-message route, as a consume path's
 // workloads.Columnar over schema s: a message is decoded by the library
 // and appended by the route, a tombstone appends an all-null row.

@@ -67,6 +67,8 @@ var mustDisagree = map[workloads.Format][]string{
 		"arrow-unmarshal accepts, lab rejects: value is not a N-bit integer",
 		"lab accepts, arrow-unmarshal rejects: key",
 		"both accept, encoding-json decodes other values: case-folded key",
+		"both accept, sonic decodes other values: case-folded key",
+		"sonic accepts, lab rejects: string is not valid UTF-N",
 	},
 	workloads.FormatAvro: {
 		"hamba accepts, lab rejects: string is not valid UTF-N",
@@ -74,6 +76,7 @@ var mustDisagree = map[workloads.Format][]string{
 	workloads.FormatProtobuf: {
 		"protobuf-gen accepts, lab rejects: protobuf: bad field tag",
 		"dynamicpb accepts, lab rejects: protobuf: wrong wire type for field",
+		"vtprotobuf accepts, lab rejects: string is not valid UTF-N",
 	},
 	workloads.FormatCSV: {
 		"arrow-csv accepts, lab rejects: value is not a N-bit integer",

@@ -9,7 +9,8 @@
 // listed by Routes(format) with the lab's first; one file per format:
 //
 //	json      lab | encoding-json (encoding/json into a struct) | goccy
-//	          (goccy/go-json into the struct) | arrow-unmarshal (arrow-go
+//	          (goccy/go-json into the struct) | sonic (bytedance/sonic into
+//	          the struct: its JIT on amd64, optdec on arm64) | arrow-unmarshal (arrow-go
 //	          RecordBuilder.UnmarshalJSON per message) | arrow-json (arrow-go
 //	          JSONReader over the batch as NDJSON)
 //	avro      lab | hamba (hamba/avro/v2 Reader into a struct) | goavro
@@ -17,8 +18,10 @@
 //	          arrow/avro OCFReader over the batch framed as one OCF block:
 //	          arrow-go reads Avro from container files only)
 //	protobuf  lab | protobuf-gen (google.golang.org/protobuf into the
-//	          protoc-gen-go types of bid.proto) | dynamicpb (the same
-//	          library into a dynamicpb.Message)
+//	          protoc-gen-go types of bid.proto) | vtprotobuf
+//	          (planetscale/vtprotobuf's generated UnmarshalVTUnsafe into
+//	          the same types) | dynamicpb (google.golang.org/protobuf into
+//	          a dynamicpb.Message)
 //	csv       lab | arrow-csv (arrow-go arrow/csv Reader over the batch as
 //	          lines; encoding/csv underneath)
 //
@@ -37,8 +40,10 @@
 //     into verified 8192-row batches; ns, CPU ns, heap bytes and
 //     allocations per record.
 //   - Best and NewColumnar give source's shallow and fast paths the
-//     format's best per-message stock route as a workloads.Columnar, for a
-//     cell's decoder=stock.
+//     format's fastest per-message stock route as a workloads.Columnar,
+//     for a cell's decoder=stock: Best measures the candidates on the host
+//     (Measure, three alternating rounds) once per process, before the
+//     cell's window, and the cell reports them (stock-pick).
 //
 // Where the libraries accept or read differently from the lab, by design,
 // and the library panics the routes recover: docs/decoders.md.

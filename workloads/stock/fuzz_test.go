@@ -151,8 +151,8 @@ func (d *differ) check(t *testing.T, msg []byte) []outcome {
 // than the lab's by design, or "" if it has none.
 func valueClass(f workloads.Format, lib string, s *workloads.Schema, msg []byte) string {
 	switch {
-	case f == workloads.FormatJSON && (lib == LibEncodingJSON || lib == LibGoccy):
-		// Both match keys to struct fields case-insensitively (Unicode
+	case f == workloads.FormatJSON && (lib == LibEncodingJSON || lib == LibGoccy || lib == LibSonic):
+		// All three match keys to struct fields case-insensitively (Unicode
 		// simple folding, so "ſtate" is state), the lab exactly.
 		for _, k := range jsonKeys(msg) {
 			for _, c := range s.Arrow.Fields() {

@@ -4,16 +4,19 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"reflect"
+	"runtime"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/bytedance/sonic"
 	gojson "github.com/goccy/go-json"
 
 	"github.com/fastpathlab/fplab/workloads"
 )
 
-// JSON routes. encoding/json and goccy/go-json unmarshal each message into
+// JSON routes. encoding/json, goccy/go-json and bytedance/sonic unmarshal each message into
 // a Go struct of the schema's columns (row, or its bid part for schema bid)
 // that is then appended to the builders: the usual way Go code consumes
 // JSON, and what the lab's rowwise rung does with its own parser. arrow-go
@@ -48,6 +51,42 @@ func goccyUnmarshal(data []byte, v any) (err error) {
 		}
 	}()
 	return gojson.Unmarshal(data, v)
+}
+
+// newSonic unmarshals with sonic.ConfigDefault: strings alias the message
+// (no copy; the row is appended before the next message) and are not
+// checked for valid UTF-8, its fastest decoding. The row types are
+// pretouched here, so sonic compiles its decoders (a JIT on amd64; on
+// arm64, where the JIT does not run, its optdec decoder, generic Go over
+// SIMD scanning) before the first message, not inside a measured window.
+func newSonic(s *workloads.Schema, mem memory.Allocator) (Decoder, error) {
+	for _, v := range []any{row{}, bidFields{}} {
+		if err := sonic.Pretouch(reflect.TypeOf(v)); err != nil {
+			return nil, fmt.Errorf("stock: sonic pretouch: %w", err)
+		}
+	}
+	return newStructJSON(s, mem, LibSonic, sonicUnmarshal)
+}
+
+// sonicLibrary names the sonic decoder this build runs: its JIT on amd64,
+// optdec on arm64.
+func sonicLibrary() string {
+	dec := "JIT"
+	if runtime.GOARCH != "amd64" {
+		dec = "optdec"
+	}
+	return "github.com/bytedance/sonic v1.15.5 (" + dec + ")"
+}
+
+// sonicUnmarshal is sonic.ConfigDefault.Unmarshal with any panic made an
+// error, as goccy's are: a library panic on bad input must not end a cell.
+func sonicUnmarshal(data []byte, v any) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("library panicked: %v", p)
+		}
+	}()
+	return sonic.ConfigDefault.Unmarshal(data, v)
 }
 
 func newStructJSON(s *workloads.Schema, mem memory.Allocator, lib string, unmarshal func([]byte, any) error) (Decoder, error) {

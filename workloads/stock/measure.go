@@ -37,6 +37,9 @@ type Options struct {
 	Schema string
 	// Records is the corpus size; <= 0 means DefaultRecords.
 	Records int
+	// Size scales the records to about Size bytes each
+	// (workloads.ValueSize); <= 110 keeps the natural ~100 B records.
+	Size int
 	// Seed is the corpus seed.
 	Seed uint64
 	// MinTime is the least time spent decoding per route (whole passes
@@ -50,6 +53,8 @@ type Result struct {
 	Lib     string
 	Library string
 	Schema  string
+	// Size is Options.Size: 0 for the natural records.
+	Size int
 	// Records is how many records the timed passes decoded.
 	Records int64
 	// NsPerRec is wall time per record; RecPerSec its inverse.
@@ -66,7 +71,7 @@ type Result struct {
 }
 
 // Name is the result's ladder name, micro=decode/format=<f>/lib=<lib>.
-func (r Result) Name() string { return cell.DecodeName(string(r.Format), r.Lib) }
+func (r Result) Name() string { return cell.DecodeName(string(r.Format), r.Lib, r.Size) }
 
 // Measure times every selected route decoding the same corpus into Arrow
 // batches of BatchRows rows. Every batch of every pass, the untimed warm-up
@@ -119,7 +124,11 @@ func Measure(ctx context.Context, opt Options) ([]Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		cp := workloads.NewCorpus(c.Schema(), c, opt.Seed, n)
+		var copts []workloads.CorpusOpt
+		if opt.Size > 0 {
+			copts = append(copts, workloads.ValueSize(opt.Size))
+		}
+		cp := workloads.NewCorpus(c.Schema(), c, opt.Seed, n, copts...)
 		for _, r := range rs {
 			jobs = append(jobs, job{r, cp})
 		}
@@ -181,7 +190,7 @@ func expected(r Route, cp *workloads.Corpus) (expectation, error) {
 }
 
 func measureOne(ctx context.Context, r Route, cp *workloads.Corpus, msgs [][]byte, minTime time.Duration) (Result, error) {
-	res := Result{Format: r.Format, Lib: r.Lib, Library: r.Library, Schema: cp.Codec().Schema().Name}
+	res := Result{Format: r.Format, Lib: r.Lib, Library: r.Library, Schema: cp.Codec().Schema().Name, Size: cp.ValueSize()}
 	fail := func(err error) (Result, error) {
 		return res, fmt.Errorf("%s/%s: %w", r.Format, r.Lib, err)
 	}

@@ -32,6 +32,19 @@ func TestMeasure(t *testing.T) {
 	}
 }
 
+// TestMeasureSize: Options.Size scales the records, and the row's name says
+// so; the natural size adds no size part.
+func TestMeasureSize(t *testing.T) {
+	rs, err := Measure(context.Background(), Options{Formats: []workloads.Format{workloads.FormatJSON}, Libs: []string{Lab},
+		Records: BatchRows, MinTime: time.Millisecond, Seed: 3, Size: 1024})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := rs[0]; r.Size != 1024 || r.Name() != "micro=decode/format=json/lib=lab/size=1024" {
+		t.Errorf("size 1024: %s, size %d", r.Name(), r.Size)
+	}
+}
+
 func TestMeasureBadOptions(t *testing.T) {
 	ctx := context.Background()
 	for _, c := range []struct {

@@ -58,6 +58,7 @@ const Lab = "lab"
 const (
 	LibEncodingJSON   = "encoding-json"   // encoding/json into a struct
 	LibGoccy          = "goccy"           // goccy/go-json into a struct
+	LibSonic          = "sonic"           // bytedance/sonic into a struct
 	LibArrowUnmarshal = "arrow-unmarshal" // RecordBuilder.UnmarshalJSON per message
 	LibArrowJSON      = "arrow-json"      // array.NewJSONReader over the batch as NDJSON
 	LibArrowCSV       = "arrow-csv"       // arrow/csv.Reader over the batch as lines
@@ -66,6 +67,7 @@ const (
 	LibArrowOCF       = "arrow-ocf"       // arrow/avro.OCFReader over the batch as one OCF block
 	LibProtoGen       = "protobuf-gen"    // protoc-gen-go types (bid.pb.go), proto.Unmarshal
 	LibDynamicPB      = "dynamicpb"       // dynamicpb.Message, proto.Unmarshal
+	LibVTProto        = "vtprotobuf"      // vtprotobuf's generated UnmarshalVTUnsafe (bid_vtproto.pb.go)
 )
 
 // routes lists every route of every format; the lab's comes first.
@@ -73,6 +75,7 @@ var routes = []Route{
 	{Format: workloads.FormatJSON, Lib: Lab, Library: "workloads (lab)", New: newLab(workloads.FormatJSON)},
 	{Format: workloads.FormatJSON, Lib: LibEncodingJSON, Library: "encoding/json (Go standard library)", New: newStdJSON},
 	{Format: workloads.FormatJSON, Lib: LibGoccy, Library: "github.com/goccy/go-json v0.10.6", New: newGoccy},
+	{Format: workloads.FormatJSON, Lib: LibSonic, Library: sonicLibrary(), New: newSonic},
 	{Format: workloads.FormatJSON, Lib: LibArrowUnmarshal, Library: "github.com/apache/arrow-go/v18 v18.8.0 array.RecordBuilder.UnmarshalJSON", New: newArrowUnmarshal},
 	{Format: workloads.FormatJSON, Lib: LibArrowJSON, Library: "github.com/apache/arrow-go/v18 v18.8.0 array.NewJSONReader", Batch: true, New: newArrowJSON},
 
@@ -83,6 +86,7 @@ var routes = []Route{
 
 	{Format: workloads.FormatProtobuf, Lib: Lab, Library: "workloads (lab)", New: newLab(workloads.FormatProtobuf)},
 	{Format: workloads.FormatProtobuf, Lib: LibProtoGen, Library: "google.golang.org/protobuf v1.36.12 (protoc-gen-go types)", New: newProtoGen},
+	{Format: workloads.FormatProtobuf, Lib: LibVTProto, Library: "github.com/planetscale/vtprotobuf v0.6.0 (UnmarshalVTUnsafe)", New: newVTProto},
 	{Format: workloads.FormatProtobuf, Lib: LibDynamicPB, Library: "google.golang.org/protobuf v1.36.12 dynamicpb", New: newDynamicPB},
 
 	{Format: workloads.FormatCSV, Lib: Lab, Library: "workloads (lab)", New: newLab(workloads.FormatCSV)},

@@ -87,7 +87,7 @@ func TestLookup(t *testing.T) {
 		lib  string
 		want string
 	}{
-		{workloads.FormatJSON, "simdjson", `unknown lib "simdjson" for format json (want lab, encoding-json, goccy, arrow-unmarshal, arrow-json)`},
+		{workloads.FormatJSON, "simdjson", `unknown lib "simdjson" for format json (want lab, encoding-json, goccy, sonic, arrow-unmarshal, arrow-json)`},
 		{workloads.FormatRaw, Lab, `format "raw" has no decode routes (want json, avro, protobuf, csv)`},
 		{"xml", Lab, `format "xml" has no decode routes (want json, avro, protobuf, csv)`},
 	} {
