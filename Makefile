@@ -15,7 +15,7 @@ include clusters/kafka/Makefile.inc
 include java/Makefile.inc
 include arm64.mk
 
-.PHONY: all build build-go build-mimalloc2 build-mimalloc3 test vet bench-smoke bench-ladder bench-paths bench-kafka-smoke bench-parity bench-references bench-references-quote bench-live clean
+.PHONY: all build build-go build-mimalloc2 build-mimalloc3 test vet bench-smoke bench-ladder bench-paths bench-kafka-smoke bench-parity bench-references bench-references-quote bench-speed speed-baseline bench-live clean
 
 all: build
 
@@ -93,6 +93,19 @@ bench-kafka-smoke: build kafka-dist java-refs
 # consume-only twins and the serving ceiling beside the Go paths.
 bench-references: build kafka-dist java-refs
 	FPLAB_KAFKA_DIST=$(KAFKA_DIST) FPLAB_JAVA_REFS=$(JAVA_REFS_JAR) bin/fplab ladder --spec ladder/specs/references.yaml
+
+# The speed guard (docs/optimizations.md, "The speed guard"): speed.yaml,
+# then fplab compare against the saved baseline. Non-zero on a failed cell
+# or a metric that regressed past compare's threshold; a baseline from
+# another host is refused (save this host's with speed-baseline).
+SPEED_BASELINE ?= results/baselines/speed
+bench-speed: build
+	run=$$(bin/fplab ladder --spec ladder/specs/speed.yaml) && bin/fplab compare $(SPEED_BASELINE) $$run
+
+# Save a speed.yaml run as the baseline (commit it with what it measures).
+speed-baseline: build
+	run=$$(bin/fplab ladder --spec ladder/specs/speed.yaml) && rm -rf $(SPEED_BASELINE) && mkdir -p $(SPEED_BASELINE) && \
+	cp $$run/manifest.json $$run/journal.jsonl $$run/raw.txt $$run/report.md $(SPEED_BASELINE)/
 
 # The comparisons to quote (docs/references.md, "What to quote"): fast
 # against warm and cold Flink and the steady Java consumer on real Kafka.

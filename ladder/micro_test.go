@@ -71,3 +71,39 @@ func TestMicroSpecDecode(t *testing.T) {
 		}
 	}
 }
+
+// TestSpeedSpec: the speed guard runs the fast path and its twin on raw and
+// json at the natural size, and the decode micro-benchmark of every route
+// of json, avro and protobuf at ~100 B and ~1 KiB.
+func TestSpeedSpec(t *testing.T) {
+	s, err := LoadSpec("specs/speed.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cells, err := Expand(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, c := range cells {
+		names = append(names, c.Name())
+	}
+	want := "path=fast/format=raw/batch=8192/brokers=1/alloc=go/crc=off path=fast/format=raw/batch=8192/brokers=1/alloc=go/crc=off/decoder=none " +
+		"path=fast/format=json/batch=8192/brokers=1/alloc=go/crc=off path=fast/format=json/batch=8192/brokers=1/alloc=go/crc=off/decoder=none"
+	if got := strings.Join(names, " "); got != want {
+		t.Errorf("speed.yaml cells:\n%s\nwant\n%s", got, want)
+	}
+	runs := map[string]bool{}
+	for _, m := range microRuns(s) {
+		runs[m.name] = true
+	}
+	for _, f := range []string{"json", "avro", "protobuf"} {
+		for _, size := range []int{100, 1024} {
+			for _, lib := range []string{"lab", map[string]string{"json": "sonic", "avro": "hamba", "protobuf": "vtprotobuf"}[f]} {
+				if n := cell.DecodeName(f, lib, size); !runs[n] {
+					t.Errorf("speed.yaml does not run %s", n)
+				}
+			}
+		}
+	}
+}
