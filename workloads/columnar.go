@@ -67,6 +67,9 @@ type builders struct {
 	// that size up front instead of growing by doubling and copying.
 	lastRows int
 	lastData [maxColumns]int
+	// rowsCap is how many rows the batch's builders were reserved for
+	// (reserve): rows below it append without a capacity check.
+	rowsCap int
 }
 
 func newBuilders(s *Schema, mem memory.Allocator) builders {
@@ -104,6 +107,7 @@ func (b *builders) NewRecordBatch() arrow.RecordBatch {
 // length, and a batch that outgrows its reservation by a byte copies the
 // whole buffer into a new one.
 func (b *builders) reserve() {
+	b.rowsCap = b.lastRows
 	if b.lastRows == 0 {
 		return
 	}
@@ -137,6 +141,18 @@ func (c *columnar) Append(msg []byte) error {
 	if c.n == 0 {
 		c.reserve()
 	}
+	if c.n < c.rowsCap {
+		c.appendReserved(msg)
+	} else {
+		c.appendChecked(msg)
+	}
+	c.n++
+	return nil
+}
+
+// appendChecked appends the parsed row with the builders' Append, which
+// grows a buffer when it is full.
+func (c *columnar) appendChecked(msg []byte) {
 	for i, col := range c.schema.cols {
 		switch col.kind {
 		case kindInt64:
@@ -147,8 +163,28 @@ func (c *columnar) Append(msg []byte) error {
 			c.bins[i].Append(c.sc.bytes(msg, c.sc.strs[i]))
 		}
 	}
-	c.n++
-	return nil
+}
+
+// appendReserved appends the parsed row to builders reserved for it
+// (c.n < c.rowsCap): the fixed-width values and offsets without the
+// per-value capacity check and its resize callback, and a string's bytes
+// the same way while the data buffer's reservation holds them.
+func (c *columnar) appendReserved(msg []byte) {
+	for i, col := range c.schema.cols {
+		switch col.kind {
+		case kindInt64:
+			c.ints[i].UnsafeAppend(c.sc.ints[i])
+		case kindTimestamp:
+			c.ts[i].UnsafeAppend(arrow.Timestamp(c.sc.ints[i]))
+		default:
+			bb, v := c.bins[i], c.sc.bytes(msg, c.sc.strs[i])
+			if bb.DataCap()-bb.DataLen() >= len(v) {
+				bb.UnsafeAppend(v)
+			} else {
+				bb.Append(v)
+			}
+		}
+	}
 }
 
 // AppendNull appends an all-null row.
