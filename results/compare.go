@@ -10,6 +10,8 @@ import (
 
 	"golang.org/x/perf/benchmath"
 	"golang.org/x/perf/benchunit"
+
+	"github.com/fastpathlab/fplab/cell"
 )
 
 // DefaultThreshold is the relative worsening a significant change must
@@ -46,8 +48,14 @@ type CompareRow struct {
 	// By is then that move as a positive fraction of Old.Center.
 	Worse bool
 	By    float64
-	// Regression: Worse, significant, and By > Threshold.
+	// Regression: Worse, significant, and By > Threshold, in a cell that
+	// is not half of an A/A pair.
 	Regression bool
+	// Noise: an A/A cell (an aa= part) that moved as a regression would.
+	// It reads the same code as the swept cell it repeats, which is
+	// compared on its own, so its move is the host's noise between the two
+	// runs: shown, never counted as a regression.
+	Noise bool
 }
 
 // Compare compares the OK rows of two runs. threshold (DefaultThreshold
@@ -97,7 +105,9 @@ func Compare(old, new []Row, threshold float64) (Comparison, error) {
 			compareStats(so, sn)
 			r := CompareRow{Cell: cell, Unit: u, Old: so, New: sn, Better: Better(u)}
 			r.Worse, r.By = Worse(u, so.Center, sn.Center)
-			r.Regression = r.Worse && sn.Delta.Significant && r.By > threshold
+			moved := r.Worse && sn.Delta.Significant && r.By > threshold
+			r.Noise = moved && isAACell(cell)
+			r.Regression = moved && !r.Noise
 			c.Rows = append(c.Rows, r)
 		}
 	}
@@ -114,6 +124,16 @@ func Compare(old, new []Row, threshold float64) (Comparison, error) {
 	sortCells(c.OnlyOld, axes, parts)
 	sortCells(c.OnlyNew, axes, parts)
 	return c, nil
+}
+
+// isAACell reports whether name is half of an A/A pair (an aa= part).
+func isAACell(name string) bool {
+	for _, p := range strings.Split(name, "/") {
+		if strings.HasPrefix(p, cell.AA+"=") {
+			return true
+		}
+	}
+	return false
 }
 
 func cellSet(ds *dataset) map[string]bool {
@@ -159,6 +179,9 @@ func (c Comparison) Tables() []Table {
 				continue
 			}
 			tr := TableRow{Label: r.Cell, Cells: []*Stat{r.Old, r.New}}
+			if r.Noise {
+				tr.Note = fmt.Sprintf("A/A cell worse by %.1f%%: host noise, not a regression", 100*r.By)
+			}
 			if r.Regression {
 				tr.Note = fmt.Sprintf("REGRESSION (worse by %.1f%%)", 100*r.By)
 			}

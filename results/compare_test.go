@@ -166,3 +166,51 @@ func TestCompareComplete(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareAANoise: an A/A cell that got significantly worse is the
+// host's noise between the runs, marked and never counted as a
+// regression; the swept cell it repeats still is.
+func TestCompareAANoise(t *testing.T) {
+	mk := func(center float64) []results.Row {
+		var rows []results.Row
+		for rep := range 8 {
+			v := center * (1 + 0.002*float64(rep%3))
+			for _, c := range []string{"path=fast/batch=1024", "path=fast/batch=1024/aa=b"} {
+				rows = append(rows, results.Row{Cell: c, Rep: rep, OK: true, Metrics: []results.Metric{{Unit: "rec/s", Value: v}}})
+			}
+		}
+		return rows
+	}
+	c, err := results.Compare(mk(4e6), mk(3.6e6), results.DefaultThreshold)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var aa, swept *results.CompareRow
+	for i := range c.Rows {
+		switch c.Rows[i].Cell {
+		case "path=fast/batch=1024/aa=b":
+			aa = &c.Rows[i]
+		case "path=fast/batch=1024":
+			swept = &c.Rows[i]
+		}
+	}
+	if aa == nil || swept == nil {
+		t.Fatalf("rows %+v", c.Rows)
+	}
+	if aa.Regression || !aa.Noise {
+		t.Errorf("A/A cell: regression=%v noise=%v", aa.Regression, aa.Noise)
+	}
+	if !swept.Regression || swept.Noise {
+		t.Errorf("swept cell: regression=%v noise=%v", swept.Regression, swept.Noise)
+	}
+	if reg := c.Regressions(); len(reg) != 1 || reg[0].Cell != "path=fast/batch=1024" {
+		t.Errorf("regressions %+v", reg)
+	}
+	var buf bytes.Buffer
+	if err := c.WriteText(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), "A/A cell worse by 10.0%: host noise, not a regression") {
+		t.Errorf("no noise note:\n%s", buf.String())
+	}
+}
