@@ -136,6 +136,17 @@ const (
 	UnitDiscoverWriteMs  = "discover-write-ms"
 	UnitDiscoverFirstP50 = "discover-first-p50-ms"
 	UnitDiscoverFirstMax = "discover-first-max-ms"
+
+	// A decode micro-benchmark row's (micro=decode/...): one route's wall
+	// and CPU time, records per second, and Go heap bytes and allocations
+	// per record decoded into verified Arrow batches (workloads/stock).
+	// They judge the decoders, so the speed guard (speed.yaml) fails on
+	// them.
+	UnitDecNsPerRec     = "dec-ns/rec"
+	UnitDecRecPerSec    = "dec-rec/s"
+	UnitDecCPUNsPerRec  = "dec-cpu-ns/rec"
+	UnitDecBytesPerRec  = "dec-B/rec"
+	UnitDecAllocsPerRec = "dec-allocs/rec"
 )
 
 // ConfigSurfaced is the file-config key under which a parity cell that
@@ -216,6 +227,12 @@ var unitDirections = map[string]Direction{
 	UnitDiscoverWriteMs:  Neutral,
 	UnitDiscoverFirstP50: LowerIsBetter,
 	UnitDiscoverFirstMax: LowerIsBetter,
+
+	UnitDecNsPerRec:     LowerIsBetter,
+	UnitDecRecPerSec:    HigherIsBetter,
+	UnitDecCPUNsPerRec:  LowerIsBetter,
+	UnitDecBytesPerRec:  LowerIsBetter,
+	UnitDecAllocsPerRec: LowerIsBetter,
 }
 
 // Better returns the direction in which unit improves: the table above,

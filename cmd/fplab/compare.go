@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 
 	"github.com/fastpathlab/fplab/report"
 	"github.com/fastpathlab/fplab/results"
@@ -19,8 +21,18 @@ func runCompare(_ context.Context, args []string, stdout, stderr io.Writer) erro
 	threshold := fs.Float64("threshold", results.DefaultThreshold, "regression threshold as a fraction (0.05 = 5%)")
 	force := fs.Bool("force", false, "compare runs from different host fingerprints")
 	head := fs.Bool("headline", false, "compare the runs' headlines (NEW's spec's comparisons over both runs) instead of every cell")
+	units := fs.String("units", "", "comma-separated units whose regressions fail the comparison (default: every unit that has a direction); the others are still shown")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	var verdict []string
+	if *units != "" {
+		for _, u := range strings.Split(*units, ",") {
+			if results.Better(u) == results.Neutral {
+				return fmt.Errorf("--units: %q is not a unit with a direction (rec/s, ns/rec, dec-ns/rec, ...), so it can never regress", u)
+			}
+			verdict = append(verdict, u)
+		}
 	}
 	if fs.NArg() != 2 {
 		return fmt.Errorf("want OLD and NEW run directories, got %d arguments", fs.NArg())
@@ -57,7 +69,12 @@ func runCompare(_ context.Context, args []string, stdout, stderr io.Writer) erro
 	if cmp.NewOK == 0 || cmp.OldOK == 0 {
 		return cmp.Complete()
 	}
-	if reg := cmp.Regressions(); len(reg) > 0 {
+	reg := cmp.Regressions()
+	if verdict != nil {
+		reg = slices.DeleteFunc(reg, func(r results.CompareRow) bool { return !slices.Contains(verdict, r.Unit) })
+		fmt.Fprintf(stdout, "verdict on %s only: %d regression(s)\n", strings.Join(verdict, ", "), len(reg))
+	}
+	if len(reg) > 0 {
 		return fmt.Errorf("%d metric(s) regressed by more than %.0f%% (first: %s %s %+.1f%%)",
 			len(reg), *threshold*100, reg[0].Cell, reg[0].Unit, reg[0].By*100)
 	}

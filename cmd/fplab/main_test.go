@@ -234,6 +234,8 @@ func TestGolden(t *testing.T) {
 		{"compare-same", 0, []string{"compare", "runs/old", "runs/old"}},
 		{"compare-regression", 1, []string{"compare", "runs/old", "runs/new"}},
 		{"compare-threshold", 1, []string{"compare", "--threshold", "0.5", "runs/old", "runs/new"}},
+		{"compare-units", 1, []string{"compare", "--units", "ns/rec", "runs/old", "runs/new"}},
+		{"compare-units-bad", 1, []string{"compare", "--units", "window-ms", "runs/old", "runs/new"}},
 		{"compare-new-failed", 1, []string{"compare", "runs/old", "runs/new-failed"}},
 		{"compare-new-lacks", 1, []string{"compare", "runs/old", "runs/new-lacks"}},
 		{"compare-other-host", 1, []string{"compare", "runs/old", "runs/x86"}},

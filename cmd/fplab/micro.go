@@ -10,6 +10,7 @@ import (
 
 	"github.com/fastpathlab/fplab/alloc"
 	"github.com/fastpathlab/fplab/cell"
+	"github.com/fastpathlab/fplab/results"
 	"github.com/fastpathlab/fplab/workloads"
 	"github.com/fastpathlab/fplab/workloads/crc"
 	"github.com/fastpathlab/fplab/workloads/stock"
@@ -89,8 +90,8 @@ func runMicro(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		r := rs[0]
 		name = r.Name()
 		iters = r.Records
-		metrics = [][2]any{{r.NsPerRec, "dec-ns/rec"}, {r.RecPerSec, "dec-rec/s"}, {r.CPUNsPerRec, "dec-cpu-ns/rec"},
-			{r.BytesPerRec, "dec-B/rec"}, {r.AllocsPerRec, "dec-allocs/rec"}}
+		metrics = [][2]any{{r.NsPerRec, results.UnitDecNsPerRec}, {r.RecPerSec, results.UnitDecRecPerSec}, {r.CPUNsPerRec, results.UnitDecCPUNsPerRec},
+			{r.BytesPerRec, results.UnitDecBytesPerRec}, {r.AllocsPerRec, results.UnitDecAllocsPerRec}}
 		config = []string{"decode-schema: " + r.Schema, "decode-library: " + r.Library}
 	default:
 		return fmt.Errorf("unknown --bench %q (want %s, %s or %s)", *bench, cell.MicroCrossThread, cell.MicroCRC32C, cell.MicroDecode)
