@@ -36,6 +36,10 @@ type Comparison struct {
 	// OldRows, NewRows count each run's journal rows; OldOK, NewOK the
 	// measured (OK) ones among them.
 	OldRows, NewRows, OldOK, NewOK int
+	// Floors are, by unit, the wider of the two runs' A/A noise floors
+	// (the widest pair's smallest detectable difference in each run), for
+	// the units an A/A pair measured in both.
+	Floors map[string]float64
 }
 
 // CompareRow compares one cell's unit between the runs. New.Delta holds
@@ -56,6 +60,11 @@ type CompareRow struct {
 	// compared on its own, so its move is the host's noise between the two
 	// runs: shown, never counted as a regression.
 	Noise bool
+	// InFloor: a cell (not a micro-benchmark row) that moved as a
+	// regression would, by no more than the unit's A/A floor (Floors):
+	// the runs cannot tell that move from their noise, as a headline
+	// ratio inside the floor is not resolved. Shown, never counted.
+	InFloor bool
 }
 
 // Compare compares the OK rows of two runs. threshold (DefaultThreshold
@@ -87,6 +96,7 @@ func Compare(old, new []Row, threshold float64) (Comparison, error) {
 			c.Units = append(c.Units, u)
 		}
 	}
+	c.Floors = floors(xOld, xNew)
 	oldCells, newCells := cellSet(dOld), cellSet(dNew)
 	parts := maps.Clone(dOld.parts)
 	maps.Copy(parts, dNew.parts)
@@ -107,7 +117,9 @@ func Compare(old, new []Row, threshold float64) (Comparison, error) {
 			r.Worse, r.By = Worse(u, so.Center, sn.Center)
 			moved := r.Worse && sn.Delta.Significant && r.By > threshold
 			r.Noise = moved && isAACell(cell)
-			r.Regression = moved && !r.Noise
+			floor, ok := c.Floors[u]
+			r.InFloor = moved && !r.Noise && ok && !isMicro(cell) && r.By <= floor
+			r.Regression = moved && !r.Noise && !r.InFloor
 			c.Rows = append(c.Rows, r)
 		}
 	}
@@ -125,6 +137,35 @@ func Compare(old, new []Row, threshold float64) (Comparison, error) {
 	sortCells(c.OnlyNew, axes, parts)
 	return c, nil
 }
+
+// floors is, by unit, the wider of the two indexes' A/A floors: in each,
+// the largest smallest-detectable-difference over its complete pairs. A
+// unit is left out unless both runs have a finite floor for it.
+func floors(old, new *Index) map[string]float64 {
+	widest := func(x *Index) map[string]float64 {
+		m := map[string]float64{}
+		for _, p := range noisePairs(x) {
+			for _, u := range p.Units {
+				if u.Err == nil && !math.IsInf(u.Noise.Detectable, 0) && !math.IsNaN(u.Noise.Detectable) {
+					m[u.Unit] = max(m[u.Unit], u.Noise.Detectable)
+				}
+			}
+		}
+		return m
+	}
+	fo, fn := widest(old), widest(new)
+	out := map[string]float64{}
+	for u, a := range fo {
+		if b, ok := fn[u]; ok {
+			out[u] = max(a, b)
+		}
+	}
+	return out
+}
+
+// isMicro reports whether name is a micro-benchmark row (micro=...),
+// whose noise the cells' A/A pair does not measure.
+func isMicro(name string) bool { return strings.HasPrefix(name, cell.Micro+"=") }
 
 // isAACell reports whether name is half of an A/A pair (an aa= part).
 func isAACell(name string) bool {
@@ -181,6 +222,9 @@ func (c Comparison) Tables() []Table {
 			tr := TableRow{Label: r.Cell, Cells: []*Stat{r.Old, r.New}}
 			if r.Noise {
 				tr.Note = fmt.Sprintf("A/A cell worse by %.1f%%: host noise, not a regression", 100*r.By)
+			}
+			if r.InFloor {
+				tr.Note = fmt.Sprintf("worse by %.1f%%, within the %.1f%% A/A floor: not a regression", 100*r.By, 100*c.Floors[u])
 			}
 			if r.Regression {
 				tr.Note = fmt.Sprintf("REGRESSION (worse by %.1f%%)", 100*r.By)

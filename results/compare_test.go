@@ -214,3 +214,57 @@ func TestCompareAANoise(t *testing.T) {
 		t.Errorf("no noise note:\n%s", buf.String())
 	}
 }
+
+// TestCompareWithinFloor: with a complete A/A pair in both runs, a cell
+// that got significantly worse by less than the wider A/A floor is marked
+// and not counted; a larger move still is, and so is a micro-benchmark
+// row, whose noise the pair does not measure.
+func TestCompareWithinFloor(t *testing.T) {
+	spread := []float64{0.80, 1.20, 0.90, 1.10, 0.85, 1.15, 0.95, 1.05}
+	mk := func(small, large, micro float64) []results.Row {
+		var rows []results.Row
+		for rep, f := range spread {
+			for _, c := range []struct {
+				name, unit string
+				v          float64
+			}{
+				{"path=fast/batch=1024/aa=a", "rec/s", 4e6 * f},
+				{"path=fast/batch=1024/aa=b", "rec/s", 4e6 * spread[(rep+3)%len(spread)]},
+				{"path=fast/batch=1024", "rec/s", small * (1 + 0.001*float64(rep))},
+				{"path=fast/batch=8192", "rec/s", large * (1 + 0.001*float64(rep))},
+				{"micro=decode/format=json/lib=lab", "dec-ns/rec", micro * (1 + 0.001*float64(rep))},
+			} {
+				rows = append(rows, results.Row{Cell: c.name, Rep: rep, OK: true, Metrics: []results.Metric{{Unit: c.unit, Value: c.v}}})
+			}
+		}
+		return rows
+	}
+	c, err := results.Compare(mk(4e6, 4e6, 200), mk(3.6e6, 2e6, 220), results.DefaultThreshold)
+	if err != nil {
+		t.Fatal(err)
+	}
+	floor := c.Floors["rec/s"]
+	if floor <= 0.10 || floor >= 0.5 {
+		t.Fatalf("A/A floor on rec/s %.3f, want between 10%% and 50%% for this spread", floor)
+	}
+	got := map[string]results.CompareRow{}
+	for _, r := range c.Rows {
+		got[r.Cell] = r
+	}
+	if r := got["path=fast/batch=1024"]; !r.InFloor || r.Regression {
+		t.Errorf("10%% drop inside a %.0f%% floor: in-floor=%v regression=%v", 100*floor, r.InFloor, r.Regression)
+	}
+	if r := got["path=fast/batch=8192"]; r.InFloor || !r.Regression {
+		t.Errorf("50%% drop: in-floor=%v regression=%v", r.InFloor, r.Regression)
+	}
+	if r := got["micro=decode/format=json/lib=lab"]; r.InFloor || !r.Regression {
+		t.Errorf("micro row 10%% slower: in-floor=%v regression=%v", r.InFloor, r.Regression)
+	}
+	var buf bytes.Buffer
+	if err := c.WriteText(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), "A/A floor: not a regression") {
+		t.Errorf("no in-floor note:\n%s", buf.String())
+	}
+}
