@@ -100,6 +100,9 @@ func Compare(old, new []Row, threshold float64) (Comparison, error) {
 	oldCells, newCells := cellSet(dOld), cellSet(dNew)
 	parts := maps.Clone(dOld.parts)
 	maps.Copy(parts, dNew.parts)
+	// An A/A half (aa=) and a micro-benchmark row (micro=) are told by
+	// their parsed names.
+	aaKey, microKey := cell.AA, cell.Micro
 	for _, u := range c.Units {
 		ov, nv := valuesByCell(dOld.byUnit[u]), valuesByCell(dNew.byUnit[u])
 		var cells []string
@@ -116,9 +119,11 @@ func Compare(old, new []Row, threshold float64) (Comparison, error) {
 			r := CompareRow{Cell: cell, Unit: u, Old: so, New: sn, Better: Better(u)}
 			r.Worse, r.By = Worse(u, so.Center, sn.Center)
 			moved := r.Worse && sn.Delta.Significant && r.By > threshold
-			r.Noise = moved && isAACell(cell)
+			_, aa := parts[cell][aaKey]
+			_, micro := parts[cell][microKey]
+			r.Noise = moved && aa
 			floor, ok := c.Floors[u]
-			r.InFloor = moved && !r.Noise && ok && !isMicro(cell) && r.By <= floor
+			r.InFloor = moved && !r.Noise && ok && !micro && r.By <= floor
 			r.Regression = moved && !r.Noise && !r.InFloor
 			c.Rows = append(c.Rows, r)
 		}
@@ -161,20 +166,6 @@ func floors(old, new *Index) map[string]float64 {
 		}
 	}
 	return out
-}
-
-// isMicro reports whether name is a micro-benchmark row (micro=...),
-// whose noise the cells' A/A pair does not measure.
-func isMicro(name string) bool { return strings.HasPrefix(name, cell.Micro+"=") }
-
-// isAACell reports whether name is half of an A/A pair (an aa= part).
-func isAACell(name string) bool {
-	for _, p := range strings.Split(name, "/") {
-		if strings.HasPrefix(p, cell.AA+"=") {
-			return true
-		}
-	}
-	return false
 }
 
 func cellSet(ds *dataset) map[string]bool {
