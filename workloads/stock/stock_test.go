@@ -11,7 +11,7 @@ import (
 )
 
 // corpus returns n messages of format f under schema name and the corpus.
-func corpus(t testing.TB, f workloads.Format, name string, seed uint64, n int) (*workloads.Schema, *workloads.Corpus, [][]byte) {
+func corpus(t testing.TB, f workloads.Format, name string, seed uint64, n int, opts ...workloads.CorpusOpt) (*workloads.Schema, *workloads.Corpus, [][]byte) {
 	t.Helper()
 	s, err := workloads.SchemaByName(name)
 	if err != nil {
@@ -21,7 +21,7 @@ func corpus(t testing.TB, f workloads.Format, name string, seed uint64, n int) (
 	if err != nil {
 		t.Fatal(err)
 	}
-	cp := workloads.NewCorpus(c.Schema(), c, seed, n)
+	cp := workloads.NewCorpus(c.Schema(), c, seed, n, opts...)
 	msgs := make([][]byte, n)
 	for i := range msgs {
 		msgs[i] = cp.Message(nil, i)
