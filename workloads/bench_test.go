@@ -137,7 +137,7 @@ func BenchmarkChecksum(b *testing.B) {
 }
 
 // BenchmarkParse is the format parser alone (into the scratch, no Arrow
-// builders): BenchmarkColumnar minus this is the cost of the builders.
+// buffers): BenchmarkColumnar minus this is the cost of writing the columns.
 func BenchmarkParse(b *testing.B) {
 	for _, cb := range combos(b) {
 		b.Run(benchName(cb), func(b *testing.B) {

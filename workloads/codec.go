@@ -28,7 +28,7 @@ type Codec interface {
 	DecodeRow(msg []byte, r *Row) error
 }
 
-// Columnar decodes messages straight into Arrow builders. Append must not
+// Columnar decodes messages straight into Arrow columns. Append must not
 // allocate Go memory per message once warm (strings are appended from byte
 // views, never converted to Go strings).
 type Columnar interface {
@@ -42,9 +42,9 @@ type Columnar interface {
 	AppendNull()
 	// Len is the number of rows appended since the last NewRecordBatch.
 	Len() int
-	// NewRecordBatch returns the rows appended so far and resets the builders.
+	// NewRecordBatch returns the rows appended so far and starts an empty batch.
 	NewRecordBatch() arrow.RecordBatch
-	// Release frees the builders.
+	// Release frees a batch in progress.
 	Release()
 }
 

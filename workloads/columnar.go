@@ -54,7 +54,9 @@ func (sc *scratch) toRow(s *Schema, msg []byte, r *Row) {
 	}
 }
 
-// builders are the typed Arrow builders of a schema, by column index.
+// builders are the typed Arrow builders of a schema, by column index: the
+// rowwise path's write side (rowBuilder), which transposes Go rows the way
+// a Go program without the lab's decoders would.
 type builders struct {
 	schema *Schema
 	rb     *array.RecordBuilder
@@ -67,9 +69,6 @@ type builders struct {
 	// that size up front instead of growing by doubling and copying.
 	lastRows int
 	lastData [maxColumns]int
-	// rowsCap is how many rows the batch's builders were reserved for
-	// (reserve): rows below it append without a capacity check.
-	rowsCap int
 }
 
 func newBuilders(s *Schema, mem memory.Allocator) builders {
@@ -107,7 +106,6 @@ func (b *builders) NewRecordBatch() arrow.RecordBatch {
 // length, and a batch that outgrows its reservation by a byte copies the
 // whole buffer into a new one.
 func (b *builders) reserve() {
-	b.rowsCap = b.lastRows
 	if b.lastRows == 0 {
 		return
 	}
@@ -121,16 +119,17 @@ func (b *builders) reserve() {
 
 func (b *builders) Release() { b.rb.Release() }
 
-// columnar is the Columnar of every format: a format's parse func fills the
-// scratch, and a complete row is then appended to all builders at once.
+// columnar is the Columnar of every decoded format: a format's parse func
+// fills the scratch, and a complete row is then written to every column at
+// once (colWriter), so a message that fails to parse writes nothing.
 type columnar struct {
-	builders
+	colWriter
 	parse parseFunc
 	sc    scratch
 }
 
 func newColumnar(s *Schema, mem memory.Allocator, parse parseFunc) *columnar {
-	return &columnar{builders: newBuilders(s, mem), parse: parse}
+	return &columnar{colWriter: newColWriter(s, mem), parse: parse}
 }
 
 func (c *columnar) Append(msg []byte) error {
@@ -138,54 +137,11 @@ func (c *columnar) Append(msg []byte) error {
 	if err := c.parse(msg, &c.sc); err != nil {
 		return err
 	}
-	if c.n == 0 {
-		c.reserve()
-	}
-	if c.n < c.rowsCap {
-		c.appendReserved(msg)
-	} else {
-		c.appendChecked(msg)
-	}
-	c.n++
-	return nil
+	return c.appendRow(msg, &c.sc)
 }
 
-// appendChecked appends the parsed row with the builders' Append, which
-// grows a buffer when it is full.
-func (c *columnar) appendChecked(msg []byte) {
-	for i, col := range c.schema.cols {
-		switch col.kind {
-		case kindInt64:
-			c.ints[i].Append(c.sc.ints[i])
-		case kindTimestamp:
-			c.ts[i].Append(arrow.Timestamp(c.sc.ints[i]))
-		default:
-			c.bins[i].Append(c.sc.bytes(msg, c.sc.strs[i]))
-		}
-	}
-}
-
-// appendReserved appends the parsed row to builders reserved for it
-// (c.n < c.rowsCap): the fixed-width values and offsets without the
-// per-value capacity check and its resize callback, and a string's bytes
-// the same way while the data buffer's reservation holds them.
-func (c *columnar) appendReserved(msg []byte) {
-	for i, col := range c.schema.cols {
-		switch col.kind {
-		case kindInt64:
-			c.ints[i].UnsafeAppend(c.sc.ints[i])
-		case kindTimestamp:
-			c.ts[i].UnsafeAppend(arrow.Timestamp(c.sc.ints[i]))
-		default:
-			bb, v := c.bins[i], c.sc.bytes(msg, c.sc.strs[i])
-			if bb.DataCap()-bb.DataLen() >= len(v) {
-				bb.UnsafeAppend(v)
-			} else {
-				bb.Append(v)
-			}
-		}
-	}
-}
+// AppendNull appends a tombstone's all-null row.
+func (c *columnar) AppendNull() { c.appendNull() }
 
 // AppendNull appends an all-null row.
 func (b *builders) AppendNull() {

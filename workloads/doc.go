@@ -14,7 +14,9 @@
 // clusters/ encodes the corpus with a Codec into the cell's topic (named by
 // Corpus.ID), and inside the child process the consume paths in source/
 // decode it: the rowwise rung with Codec.DecodeRow and a RowBuilder, the
-// shallow and fast rungs with a Columnar. Each emitted batch is checked with
+// shallow and fast rungs with a Columnar, which writes the Arrow buffers
+// itself (colWriter; rawColumnar for raw) where the rowwise side goes
+// through Arrow's builders as a Go program without the lab would. Each emitted batch is checked with
 // BatchChecksum against the checksum of the records it covers (Corpus.Checksum,
 // or O(1) from the precomputed Corpus.Hashes inside a measured loop).
 //

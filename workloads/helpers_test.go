@@ -101,7 +101,9 @@ func decodeAll(t testing.TB, c Codec, mem memory.Allocator, msgs [][]byte) arrow
 	return col.NewRecordBatch()
 }
 
-// builderLens returns the lengths of every column builder of a Columnar.
+// builderLens returns, for every column of a Columnar, the rows it holds:
+// the row count, or -1 for a string column whose data does not end where
+// its last offset says (bytes written for a row that was not appended).
 func builderLens(col Columnar) []int {
 	var c *columnar
 	switch x := col.(type) {
@@ -112,9 +114,12 @@ func builderLens(col Columnar) []int {
 	default:
 		panic(fmt.Sprintf("builderLens: unexpected Columnar %T", col))
 	}
-	lens := make([]int, len(c.rb.Fields()))
-	for i, f := range c.rb.Fields() {
-		lens[i] = f.Len()
+	lens := make([]int, len(c.schema.cols))
+	for i := range lens {
+		lens[i] = c.n
+		if !c.wide[i] && c.offs[i] != nil && int(c.offs[i][c.n]) != c.used[i] {
+			lens[i] = -1
+		}
 	}
 	return lens
 }
