@@ -28,7 +28,7 @@ func TestBufferingReadBack(t *testing.T) {
 			cfg := tp.config(p, 64, memory.NewGoAllocator())
 			want := []string{"queued.max.messages.kbytes=65536", "fetch.max.bytes=52428800", "max.partition.fetch.bytes=1048576", "queued.min.messages=100000"}
 			if p == consume.PathFranz {
-				want = []string{"FetchMaxBytes=52428800", "FetchMaxPartitionBytes=1048576", "MaxConcurrentFetches="}
+				want = []string{"FetchMaxBytes=52428800", "FetchMaxPartitionBytes=1048576", "MaxConcurrentFetches=-1"}
 			}
 			if override {
 				cfg.Props = map[string]string{"queued.max.messages.kbytes": "16384"}
