@@ -96,31 +96,28 @@ func Compare(old, new []Row, threshold float64) (Comparison, error) {
 			c.Units = append(c.Units, u)
 		}
 	}
-	c.Floors = floors(xOld, xNew)
+	c.Floors = floors(xOld, xNew, c.Units)
 	oldCells, newCells := cellSet(dOld), cellSet(dNew)
 	parts := maps.Clone(dOld.parts)
 	maps.Copy(parts, dNew.parts)
-	// An A/A half (aa=) and a micro-benchmark row (micro=) are told by
-	// their parsed names.
-	aaKey, microKey := cell.AA, cell.Micro
 	for _, u := range c.Units {
 		ov, nv := valuesByCell(dOld.byUnit[u]), valuesByCell(dNew.byUnit[u])
 		var cells []string
-		for cell := range ov {
-			if _, ok := nv[cell]; ok {
-				cells = append(cells, cell)
+		for name := range ov {
+			if _, ok := nv[name]; ok {
+				cells = append(cells, name)
 			}
 		}
 		sortCells(cells, axes, parts)
-		for _, cell := range cells {
-			so := newStat(cell, ov[cell], DefaultNoisyCV)
-			sn := newStat(cell, nv[cell], DefaultNoisyCV)
+		for _, name := range cells {
+			so := newStat(name, ov[name], DefaultNoisyCV)
+			sn := newStat(name, nv[name], DefaultNoisyCV)
 			compareStats(so, sn)
-			r := CompareRow{Cell: cell, Unit: u, Old: so, New: sn, Better: Better(u)}
+			r := CompareRow{Cell: name, Unit: u, Old: so, New: sn, Better: Better(u)}
 			r.Worse, r.By = Worse(u, so.Center, sn.Center)
 			moved := r.Worse && sn.Delta.Significant && r.By > threshold
-			_, aa := parts[cell][aaKey]
-			_, micro := parts[cell][microKey]
+			_, aa := parts[name][cell.AA]
+			_, micro := parts[name][cell.Micro]
 			r.Noise = moved && aa
 			floor, ok := c.Floors[u]
 			r.InFloor = moved && !r.Noise && ok && !micro && r.By <= floor
@@ -143,26 +140,14 @@ func Compare(old, new []Row, threshold float64) (Comparison, error) {
 	return c, nil
 }
 
-// floors is, by unit, the wider of the two indexes' A/A floors: in each,
-// the largest smallest-detectable-difference over its complete pairs. A
-// unit is left out unless both runs have a finite floor for it.
-func floors(old, new *Index) map[string]float64 {
-	widest := func(x *Index) map[string]float64 {
-		m := map[string]float64{}
-		for _, p := range noisePairs(x) {
-			for _, u := range p.Units {
-				if u.Err == nil && !math.IsInf(u.Noise.Detectable, 0) && !math.IsNaN(u.Noise.Detectable) {
-					m[u.Unit] = max(m[u.Unit], u.Noise.Detectable)
-				}
-			}
-		}
-		return m
-	}
-	fo, fn := widest(old), widest(new)
+// floors is, by unit, the wider of the two indexes' A/A floors (FloorOf).
+// A unit is left out unless both runs have a floor for it.
+func floors(old, new *Index, units []string) map[string]float64 {
+	po, pn := noisePairs(old), noisePairs(new)
 	out := map[string]float64{}
-	for u, a := range fo {
-		if b, ok := fn[u]; ok {
-			out[u] = max(a, b)
+	for _, u := range units {
+		if fo, fn := FloorOf(po, u), FloorOf(pn, u); fo.Known() && fn.Known() {
+			out[u] = max(fo.Detectable, fn.Detectable)
 		}
 	}
 	return out

@@ -36,11 +36,10 @@ type colWriter struct {
 	byts [maxColumns][]byte         // data's capacity as bytes
 	wide [maxColumns]bool           // the column holds 8-byte values
 
-	valid  *memory.Buffer // every column's validity; nil while no row is null
-	n      int            // rows written
-	rows   int            // rows the buffers hold; 0 before the batch starts
-	nulls  int
-	starts bool // buffers allocated for the current batch
+	valid *memory.Buffer // every column's validity; nil while no row is null
+	n     int            // rows written
+	rows  int            // rows the buffers hold; 0 until the batch's buffers are allocated
+	nulls int
 
 	// the previous batch's rows and data, reserved up front for the next
 	lastRows int
@@ -87,7 +86,6 @@ func (w *colWriter) start() {
 			w.offs[i][0] = 0
 		}
 	}
-	w.starts = true
 }
 
 // reserveRows makes every column's values (and the validity, once there is
@@ -111,7 +109,7 @@ func (w *colWriter) reserveRows() {
 
 // room makes room for one more row.
 func (w *colWriter) room() {
-	if !w.starts {
+	if w.rows == 0 {
 		w.start()
 	}
 	if w.n == w.rows {
@@ -197,7 +195,7 @@ func (w *colWriter) appendNull() {
 // its own references) and empties the writer; the next batch's buffers are
 // allocated at its first row.
 func (w *colWriter) NewRecordBatch() arrow.RecordBatch {
-	if !w.starts {
+	if w.rows == 0 {
 		w.start()
 	}
 	if w.valid != nil {
@@ -242,7 +240,7 @@ func (w *colWriter) releaseBatch() {
 	if w.valid != nil {
 		w.valid.Release()
 	}
-	w.valid, w.n, w.nulls, w.rows, w.starts = nil, 0, 0, 0, false
+	w.valid, w.n, w.nulls, w.rows = nil, 0, 0, 0
 }
 
 // Release frees a batch in progress.

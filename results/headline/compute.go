@@ -3,7 +3,6 @@ package headline
 import (
 	"errors"
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 
@@ -63,43 +62,8 @@ type Row struct {
 	twin bool
 }
 
-// Floor is a run's A/A noise floor for one unit: the most two names of
-// one cell differed by in it (results.Noise.Detectable), so the least a
-// difference must exceed to be told from the harness's noise.
-type Floor struct {
-	Unit string
-	// Detectable is the largest Detectable of the A/A pairs with an
-	// interval on Unit; 0 when Pairs is 0.
-	Detectable float64
-	// Pairs counts the A/A pairs with an interval on Unit; Short those
-	// that report Unit with too few repetitions for one.
-	Pairs, Short int
-	// Biased is set when an A/A pair's interval excludes 1: the two names
-	// of one cell measured differently (results.Noise.Biased).
-	Biased bool
-}
-
-// Known reports whether the run has a floor for the unit.
-func (f Floor) Known() bool { return f.Pairs > 0 }
-
-// floorOf is the floor of unit over the run's A/A pairs.
-func floorOf(noise []results.NoisePair, unit string) Floor {
-	f := Floor{Unit: unit}
-	for _, p := range noise {
-		for _, u := range p.Units {
-			switch {
-			case u.Unit != unit || u.Err != nil:
-			case math.IsInf(u.Noise.Detectable, 0):
-				f.Short++
-			default:
-				f.Pairs++
-				f.Detectable = math.Max(f.Detectable, u.Noise.Detectable)
-				f.Biased = f.Biased || u.Noise.Biased
-			}
-		}
-	}
-	return f
-}
+// Floor is a run's A/A noise floor for one unit (results.Floor).
+type Floor = results.Floor
 
 // Compute makes the rows of comps over a: for each comparison, its by
 // groups in value order and each group's pairs (see the package
@@ -121,7 +85,7 @@ func Compute(a *results.Analysis, comps []Comparison) ([]Row, error) {
 		}
 		f, ok := floors[c.Unit]
 		if !ok {
-			f = floorOf(a.Noise, c.Unit)
+			f = results.FloorOf(a.Noise, c.Unit)
 			floors[c.Unit] = f
 		}
 		for _, p := range r.pairs(a.Sweep.Cells()) {
