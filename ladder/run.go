@@ -56,6 +56,7 @@ func Run(ctx context.Context, opt Options) (string, error) {
 	r.manifest = results.Manifest{
 		Host: host, GoVersion: runtime.Version(), GitCommit: commit, GitDirty: dirty,
 		Spec: stored, Start: time.Now(), AllocVersions: map[string]string{},
+		Format: results.RunFormat,
 	}
 	r.manifest.Emulated, _ = results.DetectEmulation()
 	if err := results.WriteManifest(dir, r.manifest); err != nil {

@@ -41,3 +41,18 @@ func FloorOf(pairs []NoisePair, unit string) Floor {
 	}
 	return f
 }
+
+// Floors is the floor of every unit x's A/A pairs report, in the order
+// the units were first printed: what a run's history entry keeps beside
+// its rows (results/history), so a later change is measured against the
+// noise of the runs it spans.
+func (x *Index) Floors() []Floor {
+	pairs := noisePairs(x)
+	var out []Floor
+	for _, u := range x.Units() {
+		if f := FloorOf(pairs, u); f.Known() || f.Short > 0 {
+			out = append(out, f)
+		}
+	}
+	return out
+}

@@ -34,7 +34,20 @@ type Manifest struct {
 	// their timings mean nothing.
 	Emulated   bool   `json:"emulated"`
 	BuildFlags string `json:"build_flags"`
+	// Format is the run directory's layout version (RunFormat when the
+	// ladder wrote it); 0, in runs from before the field, reads as 1.
+	Format int `json:"format,omitempty"`
 }
+
+// RunFormat is the layout version of the run directories this fplab
+// writes: the manifest's fields, the journal's rows and what they mean.
+// A reader that keeps runs (results/history) refuses a newer one rather
+// than misread it. Raise it when a change makes an older reader wrong.
+const RunFormat = 1
+
+// RunFormatOf is m's layout version: m.Format, or 1 for a run written
+// before the field existed.
+func RunFormatOf(m Manifest) int { return max(m.Format, 1) }
 
 // WriteManifest writes m to dir/manifest.json (via a temporary file and a
 // rename, so a reader never sees half a manifest). Secret client properties

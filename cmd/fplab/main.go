@@ -46,6 +46,7 @@ var commands = map[string]command{
 	"rung":    {"run ONE cell and print its result in Go benchmark format", runRung},
 	"load":    {"load a seeded corpus into a cluster and print its topic", runLoad},
 	"broker":  {"run an embedded Kafka-protocol cluster (kfake) until stdin closes or a signal", runBroker},
+	"history": {"keep runs over time: add runs, list them, print a cell's figure over commits", runHistory},
 }
 
 func main() {

@@ -1,0 +1,148 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"time"
+
+	"github.com/fastpathlab/fplab/results"
+	"github.com/fastpathlab/fplab/results/history"
+)
+
+const historyUsage = "usage: fplab history [--store S] add RUN... | runs | series --cell C --unit U [--host KEY]"
+
+// runHistory keeps runs over time (results/history): add records run
+// directories in the store, runs lists them, series prints one cell's
+// unit over commits on one host.
+func runHistory(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("history", stderr)
+	store := fs.String("store", defaultStore(), "the store: a SQLite file, or a postgres:// URL (default $FPLAB_HISTORY, else "+history.DefaultPath+")")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() == 0 {
+		return errors.New(historyUsage)
+	}
+	sub, rest := fs.Arg(0), fs.Args()[1:]
+	switch sub {
+	case "add":
+		return historyAdd(ctx, *store, rest, stdout)
+	case "runs":
+		if len(rest) != 0 {
+			return errors.New(historyUsage)
+		}
+		s, err := history.Open(ctx, *store)
+		if err != nil {
+			return err
+		}
+		defer s.Close()
+		runs, err := s.Runs(ctx)
+		if err != nil {
+			return err
+		}
+		return history.WriteRuns(stdout, runs)
+	case "series":
+		return historySeries(ctx, *store, rest, stdout, stderr)
+	}
+	return fmt.Errorf("unknown history command %q; %s", sub, historyUsage)
+}
+
+func defaultStore() string {
+	if s := os.Getenv("FPLAB_HISTORY"); s != "" {
+		return s
+	}
+	return history.DefaultPath
+}
+
+// historyAdd reads every run first, so a run that cannot be read or kept
+// (incomplete, a newer layout) stops the command before anything is
+// written; each run is then added in a transaction of its own.
+func historyAdd(ctx context.Context, store string, dirs []string, stdout io.Writer) error {
+	if len(dirs) == 0 {
+		return errors.New("history add: want one or more run directories")
+	}
+	runs := make([]results.Run, len(dirs))
+	for i, d := range dirs {
+		r, err := results.ReadRun(d)
+		if err != nil {
+			return err
+		}
+		if err := history.Check(r); err != nil {
+			return err
+		}
+		runs[i] = r
+	}
+	s, err := history.Open(ctx, store)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	for _, r := range runs {
+		var opts []history.AddOption
+		if t, ok := commitTime(ctx, r.Manifest.GitCommit); ok {
+			opts = append(opts, history.WithCommitTime(t))
+		}
+		a, err := s.Add(ctx, r, opts...)
+		if err != nil {
+			return err
+		}
+		note := ""
+		if a.Dirty {
+			note = " (dirty tree: its commit does not name the code that ran)"
+		}
+		fmt.Fprintf(stdout, "%s %s: %d repetitions, %d values%s\n", a.Outcome, a.RunID, a.Reps, a.Samples, note)
+	}
+	fmt.Fprintf(stdout, "store: %s\n", s.Where())
+	return nil
+}
+
+// commitTime asks the repository in the working directory when commit was
+// made; a commit it does not hold has none (the series then orders that
+// run by its start).
+func commitTime(ctx context.Context, commit string) (time.Time, bool) {
+	if commit == "" || commit == "unknown" {
+		return time.Time{}, false
+	}
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, "git", "show", "-s", "--format=%cI", commit+"^{commit}").Output()
+	if err != nil {
+		return time.Time{}, false
+	}
+	t, err := time.Parse(time.RFC3339, strings.TrimSpace(string(out)))
+	return t, err == nil
+}
+
+func historySeries(ctx context.Context, store string, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("history series", stderr)
+	cellName := fs.String("cell", "", "the cell (its name as the journal holds it)")
+	unit := fs.String("unit", "rec/s", "the unit")
+	host := fs.String("host", "", "the host's fingerprint key (default: this host's)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *cellName == "" || fs.NArg() != 0 {
+		return errors.New(historyUsage)
+	}
+	if *host == "" {
+		*host = results.HostFingerprint().Key()
+	}
+	s, err := history.Open(ctx, store)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	ps, err := s.Series(ctx, *cellName, *unit, *host)
+	if err != nil {
+		return err
+	}
+	if len(ps) == 0 {
+		return fmt.Errorf("no run in %s measured %s on %s on host %q", s.Where(), *cellName, *unit, *host)
+	}
+	return history.WriteSeries(stdout, *cellName, *unit, ps)
+}
