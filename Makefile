@@ -14,6 +14,7 @@ include alloc/Makefile.inc
 include clusters/kafka/Makefile.inc
 include java/Makefile.inc
 include arm64.mk
+include results/changepoint/Makefile.inc
 
 .PHONY: all build build-go build-mimalloc2 build-mimalloc3 test vet bench-smoke bench-ladder bench-paths bench-kafka-smoke bench-parity bench-references bench-references-quote bench-speed speed-baseline bench-live clean
 
@@ -48,8 +49,8 @@ vet:
 # The real-Kafka tests need the Kafka distribution and the Java references
 # (Maven Central, cached once); with FPLAB_KAFKA_DIST and FPLAB_JAVA_REFS
 # set they fail rather than skip without them.
-test: build vet kafka-dist java-refs
-	FPLAB_KAFKA_DIST=$(KAFKA_DIST) FPLAB_JAVA_REFS=$(JAVA_REFS_JAR) $(GO) test -count=1 -timeout 30m ./...
+test: build vet kafka-dist java-refs otava
+	FPLAB_KAFKA_DIST=$(KAFKA_DIST) FPLAB_JAVA_REFS=$(JAVA_REFS_JAR) FPLAB_OTAVA=$(OTAVA_PYTHON) $(GO) test -count=1 -timeout 30m ./...
 	# The packages with goroutines, child processes and brokers, again
 	# under the race detector (test builds only; nothing measured; the
 	# buffer pool, which batches are released into from any goroutine;

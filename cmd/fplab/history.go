@@ -11,10 +11,11 @@ import (
 	"time"
 
 	"github.com/fastpathlab/fplab/results"
+	"github.com/fastpathlab/fplab/results/changepoint"
 	"github.com/fastpathlab/fplab/results/history"
 )
 
-const historyUsage = "usage: fplab history [--store S] add RUN... | runs | series --cell C --unit U [--host KEY]"
+const historyUsage = "usage: fplab history [--store S] add RUN... | runs | series --cell C --unit U [--host KEY] | changes [--cell C --unit U] [--host KEY] [--max-p P]"
 
 // runHistory keeps runs over time (results/history): add records run
 // directories in the store, runs lists them, series prints one cell's
@@ -48,6 +49,8 @@ func runHistory(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return history.WriteRuns(stdout, runs)
 	case "series":
 		return historySeries(ctx, *store, rest, stdout, stderr)
+	case "changes":
+		return historyChanges(ctx, *store, rest, stdout, stderr)
 	}
 	return fmt.Errorf("unknown history command %q; %s", sub, historyUsage)
 }
@@ -145,4 +148,53 @@ func historySeries(ctx context.Context, store string, args []string, stdout, std
 		return fmt.Errorf("no run in %s measured %s on %s on host %q", s.Where(), *cellName, *unit, *host)
 	}
 	return history.WriteSeries(stdout, *cellName, *unit, ps)
+}
+
+// historyChanges prints the change points of one series, or of every
+// series on the host.
+func historyChanges(ctx context.Context, store string, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("history changes", stderr)
+	cellName := fs.String("cell", "", "one cell (default: every cell)")
+	unit := fs.String("unit", "", "the cell's unit (with --cell; default rec/s)")
+	host := fs.String("host", "", "the host's fingerprint key (default: this host's)")
+	maxP := fs.Float64("max-p", 0.001, "the p-value a change must be below")
+	minChange := fs.Float64("min-change", 0.01, "the least relative change reported where the runs' A/A floors are lower (a unit no A/A pair reports has none)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if !(*maxP > 0 && *maxP < 1) {
+		return fmt.Errorf("--max-p %v: want a p-value in (0, 1)", *maxP)
+	}
+	if !(*minChange >= 0 && *minChange < 10) {
+		return fmt.Errorf("--min-change %v: want a relative change in [0, 10)", *minChange)
+	}
+	if fs.NArg() != 0 || (*unit != "" && *cellName == "") {
+		return errors.New(historyUsage)
+	}
+	if *host == "" {
+		*host = results.HostFingerprint().Key()
+	}
+	s, err := history.Open(ctx, store)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	opt := changepoint.Options{MaxP: *maxP, MinMagnitude: *minChange}
+	var cs []history.Change
+	if *cellName != "" {
+		if *unit == "" {
+			*unit = results.UnitRecPerSec
+		}
+		cs, err = s.Changes(ctx, *cellName, *unit, *host, opt)
+	} else {
+		cs, err = s.AllChanges(ctx, *host, opt)
+	}
+	if err != nil {
+		return err
+	}
+	if len(cs) == 0 {
+		_, err := fmt.Fprintf(stdout, "no change points on host %q in %s\n", *host, s.Where())
+		return err
+	}
+	return history.WriteChanges(stdout, cs)
 }

@@ -32,4 +32,8 @@
 //     marked.
 //   - Store.Runs and Store.Series read it back: the runs, and one (cell,
 //     unit, host) series in commit order, with each run's floor.
+//   - Store.Changes and Store.AllChanges find where a series changed
+//     (results/changepoint over the runs' medians, each change held to the
+//     A/A floors of the runs either side), with the commit range.
+//   - WriteRuns, WriteSeries and WriteChanges print them.
 package history

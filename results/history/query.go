@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"sort"
 	"time"
 
 	"github.com/fastpathlab/fplab/results"
@@ -75,70 +76,114 @@ type Point struct {
 // (commit time where known, then start time). An emulated run is left out:
 // its timings mean nothing.
 func (s *Store) Series(ctx context.Context, cell, unit, hostKey string) ([]Point, error) {
+	all, err := s.series(ctx, hostKey, cell, unit)
+	if err != nil || len(all) == 0 {
+		return nil, err
+	}
+	return all[0].points, nil
+}
+
+// series is every (cell, unit) series on the host, in cell and unit
+// order, or the one of cell on unit when both are given: the runs read
+// once, the values and the floors in one query each.
+func (s *Store) series(ctx context.Context, hostKey, cell, unit string) ([]series, error) {
 	runs, err := s.Runs(ctx)
 	if err != nil {
 		return nil, err
 	}
-	byID := map[string]*Point{}
-	var order []*Point
+	onHost := map[string]Run{}
 	for _, r := range runs {
 		if r.HostKey == hostKey && !r.Emulated {
-			p := &Point{Run: r, Floor: results.Floor{Unit: unit}}
-			byID[r.ID] = p
-			order = append(order, p)
+			onHost[r.ID] = r
 		}
 	}
-	rows, err := s.db.QueryContext(ctx, s.q(`SELECT r.run_id, v.value FROM samples v
-		JOIN runs r ON r.run_key = v.run_key
-		WHERE v.cell_key = ? AND v.unit = ? ORDER BY r.run_id, v.rep`), keyOf(cell), unit)
+	query := `SELECT c.name, v.unit, r.run_id, v.value FROM samples v
+		JOIN runs r ON r.run_key = v.run_key JOIN cells c ON c.cell_key = v.cell_key`
+	var args []any
+	if cell != "" {
+		query += ` WHERE v.cell_key = ? AND v.unit = ?`
+		args = append(args, keyOf(cell), unit)
+	}
+	query += ` ORDER BY c.name, v.unit, r.run_id, v.rep`
+	rows, err := s.db.QueryContext(ctx, s.q(query), args...)
 	if err != nil {
 		return nil, fmt.Errorf("store %s: %w", s.where, err)
 	}
 	defer rows.Close()
+	var out []series
+	var cur *series
+	at := map[string]int{} // run id -> index of its point in cur
 	for rows.Next() {
-		var id string
+		var name, u, id string
 		var v float64
-		if err := rows.Scan(&id, &v); err != nil {
+		if err := rows.Scan(&name, &u, &id, &v); err != nil {
 			return nil, fmt.Errorf("store %s: %w", s.where, err)
 		}
-		if p := byID[id]; p != nil {
-			p.Values = append(p.Values, v)
+		r, ok := onHost[id]
+		if !ok {
+			continue
 		}
+		if cur == nil || cur.cell != name || cur.unit != u {
+			out = append(out, series{cell: name, unit: u})
+			cur, at = &out[len(out)-1], map[string]int{}
+		}
+		i, ok := at[id]
+		if !ok {
+			i = len(cur.points)
+			at[id] = i
+			cur.points = append(cur.points, Point{Run: r, Floor: results.Floor{Unit: u}})
+		}
+		cur.points[i].Values = append(cur.points[i].Values, v)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("store %s: %w", s.where, err)
 	}
-	if err := s.floors(ctx, unit, byID); err != nil {
+	floors, err := s.floors(ctx)
+	if err != nil {
 		return nil, err
 	}
-	var out []Point
-	for _, p := range order {
-		if len(p.Values) > 0 {
-			out = append(out, *p)
+	// The engines may collate names differently; the order is Go's.
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].cell != out[j].cell {
+			return out[i].cell < out[j].cell
 		}
+		return out[i].unit < out[j].unit
+	})
+	for i := range out {
+		for j := range out[i].points {
+			p := &out[i].points[j]
+			if f, ok := floors[[2]string{p.Run.ID, out[i].unit}]; ok {
+				p.Floor = f
+			}
+		}
+		sortCommitOrder(out[i].points)
 	}
-	sortCommitOrder(out)
 	return out, nil
 }
 
-func (s *Store) floors(ctx context.Context, unit string, byID map[string]*Point) error {
-	rows, err := s.db.QueryContext(ctx, s.q(`SELECT r.run_id, f.detectable, f.pairs, f.short, f.biased FROM floors f
-		JOIN runs r ON r.run_key = f.run_key WHERE f.unit = ?`), unit)
+type series struct {
+	cell, unit string
+	points     []Point
+}
+
+// floors are every stored floor, by run id and unit.
+func (s *Store) floors(ctx context.Context) (map[[2]string]results.Floor, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT r.run_id, f.unit, f.detectable, f.pairs, f.short, f.biased FROM floors f
+		JOIN runs r ON r.run_key = f.run_key`)
 	if err != nil {
-		return fmt.Errorf("store %s: %w", s.where, err)
+		return nil, fmt.Errorf("store %s: %w", s.where, err)
 	}
 	defer rows.Close()
+	out := map[[2]string]results.Floor{}
 	for rows.Next() {
 		var id string
 		var f results.Floor
 		var biased int
-		if err := rows.Scan(&id, &f.Detectable, &f.Pairs, &f.Short, &biased); err != nil {
-			return fmt.Errorf("store %s: %w", s.where, err)
+		if err := rows.Scan(&id, &f.Unit, &f.Detectable, &f.Pairs, &f.Short, &biased); err != nil {
+			return nil, fmt.Errorf("store %s: %w", s.where, err)
 		}
-		if p := byID[id]; p != nil {
-			f.Unit, f.Biased = unit, biased != 0
-			p.Floor = f
-		}
+		f.Biased = biased != 0
+		out[[2]string{id, f.Unit}] = f
 	}
-	return rows.Err()
+	return out, rows.Err()
 }

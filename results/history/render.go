@@ -64,3 +64,26 @@ func short(commit string) string {
 	}
 	return commit
 }
+
+// WriteChanges prints change points, a line each: the series, the commit
+// range and runs it lies between, the move, its p-value and the floor it
+// passed.
+func WriteChanges(w io.Writer, cs []Change) error {
+	t := texttab.New(texttab.AlignLeft, texttab.AlignLeft, texttab.AlignLeft, texttab.AlignLeft,
+		texttab.AlignRight, texttab.AlignRight, texttab.AlignRight, texttab.AlignLeft)
+	t.Row().Cells("cell", "unit", "commits", "runs", "change", "p", "floor", "")
+	for _, c := range cs {
+		verdict := "better"
+		switch {
+		case c.Worse():
+			verdict = "worse"
+		case results.Better(c.Unit) == results.Neutral:
+			verdict = ""
+		}
+		t.Row().Cells(c.Cell, c.Unit, short(c.Before.Run.Commit)+".."+short(c.After.Run.Commit),
+			c.Before.Run.ID+".."+c.After.Run.ID,
+			fmt.Sprintf("%+.1f%%", 100*c.Forward()), fmt.Sprintf("%.2g", c.P),
+			fmt.Sprintf("%.1f%%", 100*c.Threshold), verdict)
+	}
+	return t.WriteText(w)
+}
