@@ -129,3 +129,12 @@ func errStrings(lists ...[]error) []string {
 	}
 	return out
 }
+
+// Versus compares cur's values with base's as the tables' "vs base"
+// column does (a Mann-Whitney U test): what a bisection asks of each
+// commit it measures against the two ends.
+func Versus(base, cur []float64) *Delta {
+	b, c := Summarize(base), Summarize(cur)
+	compareStats(b, c)
+	return c.Delta
+}

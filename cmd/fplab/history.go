@@ -15,7 +15,7 @@ import (
 	"github.com/fastpathlab/fplab/results/history"
 )
 
-const historyUsage = "usage: fplab history [--store S] add RUN... | runs | series --cell C --unit U [--host KEY] | changes [--cell C --unit U] [--host KEY] [--max-p P]"
+const historyUsage = "usage: fplab history [--store S] add RUN... | runs | series --cell C --unit U [--host KEY] | changes [--cell C --unit U] [--host KEY] [--max-p P] | bisect --spec S --cell C [--unit U] GOOD BAD"
 
 // runHistory keeps runs over time (results/history): add records run
 // directories in the store, runs lists them, series prints one cell's
@@ -51,6 +51,8 @@ func runHistory(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return historySeries(ctx, *store, rest, stdout, stderr)
 	case "changes":
 		return historyChanges(ctx, *store, rest, stdout, stderr)
+	case "bisect":
+		return historyBisect(ctx, *store, rest, stdout, stderr)
 	}
 	return fmt.Errorf("unknown history command %q; %s", sub, historyUsage)
 }
