@@ -46,11 +46,15 @@ vet:
 	$(GO) vet -tags mimalloc2 ./alloc/... ./cmd/...
 	$(GO) vet -tags mimalloc3 ./alloc/... ./cmd/...
 
+# The history site's browser test opens its pages in Debian's Chromium
+# (report/site); .ci/run installs the package where it is missing.
+CHROMIUM ?= /usr/bin/chromium
+
 # The real-Kafka tests need the Kafka distribution and the Java references
 # (Maven Central, cached once); with FPLAB_KAFKA_DIST and FPLAB_JAVA_REFS
 # set they fail rather than skip without them.
 test: build vet kafka-dist java-refs otava
-	FPLAB_KAFKA_DIST=$(KAFKA_DIST) FPLAB_JAVA_REFS=$(JAVA_REFS_JAR) FPLAB_OTAVA=$(OTAVA_PYTHON) $(GO) test -count=1 -timeout 30m ./...
+	FPLAB_KAFKA_DIST=$(KAFKA_DIST) FPLAB_JAVA_REFS=$(JAVA_REFS_JAR) FPLAB_OTAVA=$(OTAVA_PYTHON) FPLAB_CHROMIUM=$(CHROMIUM) $(GO) test -count=1 -timeout 30m ./...
 	# The packages with goroutines, child processes and brokers, again
 	# under the race detector (test builds only; nothing measured; the
 	# buffer pool, which batches are released into from any goroutine;
@@ -70,6 +74,16 @@ test: build vet kafka-dist java-refs otava
 # workloads/stock/testdata/fuzz/<target>/ and stays there as a seed.
 FUZZTIME ?= 30s
 FUZZ_TARGETS = FuzzJSON FuzzAvro FuzzProtobuf FuzzCSV
+
+# The history site of this checkout's runs: every finished run in
+# results/runs into the store (results/history.sqlite; a run already there
+# changes nothing), then the site in results/site (open
+# results/site/index.html; docs/history.md).
+.PHONY: history-site
+history-site: build-go
+	@runs=$$(ls -d results/runs/*/ 2>/dev/null); \
+	if [ -n "$$runs" ]; then bin/fplab history add --skip-incomplete $$runs; fi
+	bin/fplab history site results/site
 
 .PHONY: fuzz
 fuzz:

@@ -56,6 +56,8 @@ declare -A SKIP_TESTS=(
 	# Starts an embedded broker by re-exec'ing the arm64 test binary
 	# (clusterstest.StartSelfT); its Flink job is x86 Java either way.
 	[github.com/fastpathlab/fplab/ladder/rung/jvmref]='^TestFlinkStartOracle$'
+	# make installs the arm64 test binary as a commit's fplab and runs it.
+	[github.com/fastpathlab/fplab/ladder/bisect]='^TestSearchOverWorktrees$'
 )
 
 echo "== make arm64"

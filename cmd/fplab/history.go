@@ -10,12 +10,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fastpathlab/fplab/report/site"
 	"github.com/fastpathlab/fplab/results"
 	"github.com/fastpathlab/fplab/results/changepoint"
 	"github.com/fastpathlab/fplab/results/history"
 )
 
-const historyUsage = "usage: fplab history [--store S] add RUN... | runs | series --cell C --unit U [--host KEY] | changes [--cell C --unit U] [--host KEY] [--max-p P] | bisect --spec S --cell C [--unit U] GOOD BAD"
+const historyUsage = "usage: fplab history [--store S] add RUN... | runs | series --cell C --unit U [--host KEY] | changes [--cell C --unit U] [--host KEY] [--max-p P] | bisect --spec S --cell C [--unit U] GOOD BAD | site DIR"
 
 // runHistory keeps runs over time (results/history): add records run
 // directories in the store, runs lists them, series prints one cell's
@@ -32,7 +33,7 @@ func runHistory(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	sub, rest := fs.Arg(0), fs.Args()[1:]
 	switch sub {
 	case "add":
-		return historyAdd(ctx, *store, rest, stdout)
+		return historyAdd(ctx, *store, rest, stdout, stderr)
 	case "runs":
 		if len(rest) != 0 {
 			return errors.New(historyUsage)
@@ -53,6 +54,8 @@ func runHistory(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return historyChanges(ctx, *store, rest, stdout, stderr)
 	case "bisect":
 		return historyBisect(ctx, *store, rest, stdout, stderr)
+	case "site":
+		return historySite(ctx, *store, rest, stdout, stderr)
 	}
 	return fmt.Errorf("unknown history command %q; %s", sub, historyUsage)
 }
@@ -67,20 +70,30 @@ func defaultStore() string {
 // historyAdd reads every run first, so a run that cannot be read or kept
 // (incomplete, a newer layout) stops the command before anything is
 // written; each run is then added in a transaction of its own.
-func historyAdd(ctx context.Context, store string, dirs []string, stdout io.Writer) error {
+func historyAdd(ctx context.Context, store string, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("history add", stderr)
+	skip := fs.Bool("skip-incomplete", false, "leave out (and name on stderr) runs whose ladder never finished, instead of refusing them all")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	dirs := fs.Args()
 	if len(dirs) == 0 {
 		return errors.New("history add: want one or more run directories")
 	}
-	runs := make([]results.Run, len(dirs))
-	for i, d := range dirs {
+	var runs []results.Run
+	for _, d := range dirs {
 		r, err := results.ReadRun(d)
+		if err == nil {
+			err = history.Check(r)
+		}
+		if err != nil && *skip && (errors.Is(err, history.ErrIncomplete) || errors.Is(err, os.ErrNotExist)) {
+			fmt.Fprintf(stderr, "skipped %s: %s\n", d, err)
+			continue
+		}
 		if err != nil {
 			return err
 		}
-		if err := history.Check(r); err != nil {
-			return err
-		}
-		runs[i] = r
+		runs = append(runs, r)
 	}
 	s, err := history.Open(ctx, store)
 	if err != nil {
@@ -199,4 +212,31 @@ func historyChanges(ctx context.Context, store string, args []string, stdout, st
 		return err
 	}
 	return history.WriteChanges(stdout, cs)
+}
+
+// historySite writes the store as a static site (report/site).
+func historySite(ctx context.Context, store string, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("history site", stderr)
+	runs := fs.String("runs", "results/runs", "where the run directories are, for their reports")
+	maxP := fs.Float64("max-p", 0.001, "the p-value a change must be below")
+	minChange := fs.Float64("min-change", 0.01, "the least relative change reported where the runs' A/A floors are lower")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return errors.New("usage: fplab history site [--runs DIR] DIR")
+	}
+	s, err := history.Open(ctx, store)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	sum, err := site.Build(ctx, s, site.Options{Dir: fs.Arg(0), RunRoots: []string{*runs},
+		Changes: changepoint.Options{MaxP: *maxP, MinMagnitude: *minChange}})
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(stdout, "site: %d cells, %d charts, %d change points, %d run reports\n%s\n",
+		sum.Cells, sum.Charts, sum.Changes, sum.Reports, fs.Arg(0)+"/index.html")
+	return err
 }

@@ -44,6 +44,12 @@ func TestHistoryAdd(t *testing.T) {
 		t.Fatalf("runs: exit %d, want the header and the two runs added\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 
+	// --skip-incomplete names the unfinished run and adds the others.
+	code, stdout, stderr = inProcess(t, "history", "--store", store, "add", "--skip-incomplete", laterDir, killedDir)
+	if code != 0 || !strings.HasPrefix(stdout, "stored 20261201T030000Z-lab") || !strings.HasPrefix(stderr, "skipped "+killedDir) {
+		t.Fatalf("add --skip-incomplete: exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+
 	for _, args := range [][]string{{"history"}, {"history", "--store", store, "frob"}, {"history", "--store", store, "add"}} {
 		if code, stdout, stderr := inProcess(t, args...); code != 1 || stdout != "" || strings.Count(stderr, "\n") != 1 {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 1 and one line", args, code, stdout, stderr)

@@ -40,10 +40,12 @@ func (s *Store) Changes(ctx context.Context, cell, unit, hostKey string, opt cha
 	if err != nil {
 		return nil, err
 	}
-	return changes(cell, unit, ps, opt)
+	return SeriesChanges(Series{Cell: cell, Unit: unit, Points: ps}, opt)
 }
 
-func changes(cell, unit string, ps []Point, opt changepoint.Options) ([]Change, error) {
+// SeriesChanges finds the change points of one series read already.
+func SeriesChanges(sr Series, opt changepoint.Options) ([]Change, error) {
+	cell, unit, ps := sr.Cell, sr.Unit, sr.Points
 	xs := make([]float64, len(ps))
 	opt.Floors = make([]float64, len(ps))
 	for i, p := range ps {
@@ -64,13 +66,13 @@ func changes(cell, unit string, ps []Point, opt changepoint.Options) ([]Change, 
 // AllChanges is Changes over every (cell, unit) measured on the host, in
 // cell and unit order: what an index of the latest changes is made of.
 func (s *Store) AllChanges(ctx context.Context, hostKey string, opt changepoint.Options) ([]Change, error) {
-	all, err := s.series(ctx, hostKey, "", "")
+	all, err := s.AllSeries(ctx, hostKey)
 	if err != nil {
 		return nil, err
 	}
 	var out []Change
 	for _, sr := range all {
-		cs, err := changes(sr.cell, sr.unit, sr.points, opt)
+		cs, err := SeriesChanges(sr, opt)
 		if err != nil {
 			return nil, err
 		}

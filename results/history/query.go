@@ -80,13 +80,48 @@ func (s *Store) Series(ctx context.Context, cell, unit, hostKey string) ([]Point
 	if err != nil || len(all) == 0 {
 		return nil, err
 	}
-	return all[0].points, nil
+	return all[0].Points, nil
+}
+
+// AllSeries is every (cell, unit) series on the host, in cell and unit
+// order.
+func (s *Store) AllSeries(ctx context.Context, hostKey string) ([]Series, error) {
+	return s.series(ctx, hostKey, "", "")
+}
+
+// Host is a host the store holds runs of.
+type Host struct {
+	Key      string
+	Hostname string
+	Arch     string
+	Runs     int
+}
+
+// Hosts lists the hosts of the stored runs, by key.
+func (s *Store) Hosts(ctx context.Context) ([]Host, error) {
+	runs, err := s.Runs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	counts := map[string]int{}
+	var out []Host
+	for _, r := range runs {
+		if counts[r.HostKey] == 0 {
+			out = append(out, Host{Key: r.HostKey, Hostname: r.Hostname, Arch: r.Arch})
+		}
+		counts[r.HostKey]++
+	}
+	for i := range out {
+		out[i].Runs = counts[out[i].Key]
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })
+	return out, nil
 }
 
 // series is every (cell, unit) series on the host, in cell and unit
 // order, or the one of cell on unit when both are given: the runs read
 // once, the values and the floors in one query each.
-func (s *Store) series(ctx context.Context, hostKey, cell, unit string) ([]series, error) {
+func (s *Store) series(ctx context.Context, hostKey, cell, unit string) ([]Series, error) {
 	runs, err := s.Runs(ctx)
 	if err != nil {
 		return nil, err
@@ -110,8 +145,8 @@ func (s *Store) series(ctx context.Context, hostKey, cell, unit string) ([]serie
 		return nil, fmt.Errorf("store %s: %w", s.where, err)
 	}
 	defer rows.Close()
-	var out []series
-	var cur *series
+	var out []Series
+	var cur *Series
 	at := map[string]int{} // run id -> index of its point in cur
 	for rows.Next() {
 		var name, u, id string
@@ -123,17 +158,17 @@ func (s *Store) series(ctx context.Context, hostKey, cell, unit string) ([]serie
 		if !ok {
 			continue
 		}
-		if cur == nil || cur.cell != name || cur.unit != u {
-			out = append(out, series{cell: name, unit: u})
+		if cur == nil || cur.Cell != name || cur.Unit != u {
+			out = append(out, Series{Cell: name, Unit: u})
 			cur, at = &out[len(out)-1], map[string]int{}
 		}
 		i, ok := at[id]
 		if !ok {
-			i = len(cur.points)
+			i = len(cur.Points)
 			at[id] = i
-			cur.points = append(cur.points, Point{Run: r, Floor: results.Floor{Unit: u}})
+			cur.Points = append(cur.Points, Point{Run: r, Floor: results.Floor{Unit: u}})
 		}
-		cur.points[i].Values = append(cur.points[i].Values, v)
+		cur.Points[i].Values = append(cur.Points[i].Values, v)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("store %s: %w", s.where, err)
@@ -144,26 +179,28 @@ func (s *Store) series(ctx context.Context, hostKey, cell, unit string) ([]serie
 	}
 	// The engines may collate names differently; the order is Go's.
 	sort.Slice(out, func(i, j int) bool {
-		if out[i].cell != out[j].cell {
-			return out[i].cell < out[j].cell
+		if out[i].Cell != out[j].Cell {
+			return out[i].Cell < out[j].Cell
 		}
-		return out[i].unit < out[j].unit
+		return out[i].Unit < out[j].Unit
 	})
 	for i := range out {
-		for j := range out[i].points {
-			p := &out[i].points[j]
-			if f, ok := floors[[2]string{p.Run.ID, out[i].unit}]; ok {
+		for j := range out[i].Points {
+			p := &out[i].Points[j]
+			if f, ok := floors[[2]string{p.Run.ID, out[i].Unit}]; ok {
 				p.Floor = f
 			}
 		}
-		sortCommitOrder(out[i].points)
+		sortCommitOrder(out[i].Points)
 	}
 	return out, nil
 }
 
-type series struct {
-	cell, unit string
-	points     []Point
+// Series is one (cell, unit) series on one host, a point per run in
+// commit order.
+type Series struct {
+	Cell, Unit string
+	Points     []Point
 }
 
 // floors are every stored floor, by run id and unit.
