@@ -99,3 +99,15 @@ func SpecBody(raw json.RawMessage) json.RawMessage {
 	}
 	return raw
 }
+
+// SpecName is the name of the spec a run ran ("" when the manifest holds
+// none).
+func SpecName(m Manifest) string {
+	var s struct {
+		Name string `json:"name"`
+	}
+	if json.Unmarshal(SpecBody(m.Spec), &s) != nil {
+		return ""
+	}
+	return s.Name
+}

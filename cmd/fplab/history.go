@@ -16,7 +16,7 @@ import (
 	"github.com/fastpathlab/fplab/results/history"
 )
 
-const historyUsage = "usage: fplab history [--store S] add RUN... | runs | series --cell C --unit U [--host KEY] | changes [--cell C --unit U] [--host KEY] [--max-p P] | bisect --spec S --cell C [--unit U] GOOD BAD | site DIR"
+const historyUsage = "usage: fplab history [--store S] add RUN... | runs | series --cell C --unit U [--host KEY] | changes [--cell C --unit U] [--host KEY] [--max-p P] | bisect --spec S --cell C [--unit U] GOOD BAD | site DIR | backfill --spec S (--last N | COMMIT...)"
 
 // runHistory keeps runs over time (results/history): add records run
 // directories in the store, runs lists them, series prints one cell's
@@ -56,6 +56,8 @@ func runHistory(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return historyBisect(ctx, *store, rest, stdout, stderr)
 	case "site":
 		return historySite(ctx, *store, rest, stdout, stderr)
+	case "backfill":
+		return historyBackfill(ctx, *store, rest, stdout, stderr)
 	}
 	return fmt.Errorf("unknown history command %q; %s", sub, historyUsage)
 }

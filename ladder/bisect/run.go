@@ -36,13 +36,29 @@ type Ladder struct {
 // cell on the unit and its A/A floor on the unit. A failed ladder, a run
 // whose cell failed, and a run without the cell are errors.
 func (l Ladder) Run(ctx context.Context, worktree string) (Sample, string, error) {
+	dir, err := l.Start(ctx, worktree)
+	if err != nil {
+		return Sample{}, dir, err
+	}
+	run, err := results.ReadRun(dir)
+	if err != nil {
+		return Sample{}, dir, err
+	}
+	s, err := l.sample(run)
+	return s, dir, err
+}
+
+// Start runs the spec in worktree with its binaries and returns the run
+// directory (also when the ladder failed after making one, as a ladder
+// with a failed cell does).
+func (l Ladder) Start(ctx context.Context, worktree string) (string, error) {
 	spec, err := filepath.Abs(l.Spec)
 	if err != nil {
-		return Sample{}, "", err
+		return "", err
 	}
 	root, err := filepath.Abs(l.Root)
 	if err != nil {
-		return Sample{}, "", err
+		return "", err
 	}
 	timeout := l.Timeout
 	if timeout == 0 {
@@ -58,24 +74,19 @@ func (l Ladder) Run(ctx context.Context, worktree string) (Sample, string, error
 	cmd.Stdout, cmd.Stderr = &stdout, errs
 	runErr := cmd.Run()
 	dir := lastLine(stdout.String())
-	if runErr != nil {
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return Sample{}, dir, fmt.Errorf("ladder: not done in %v", timeout)
-		}
-		return Sample{}, dir, fmt.Errorf("ladder: %w: %s", runErr, errs.Lines(2))
-	}
-	if dir == "" {
-		return Sample{}, "", errors.New("ladder printed no run directory")
-	}
-	if !filepath.IsAbs(dir) {
+	if dir != "" && !filepath.IsAbs(dir) {
 		dir = filepath.Join(worktree, dir)
 	}
-	run, err := results.ReadRun(dir)
-	if err != nil {
-		return Sample{}, dir, err
+	if runErr != nil {
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return dir, fmt.Errorf("ladder: not done in %v", timeout)
+		}
+		return dir, fmt.Errorf("ladder: %w: %s", runErr, errs.Lines(2))
 	}
-	s, err := l.sample(run)
-	return s, dir, err
+	if dir == "" {
+		return "", errors.New("ladder printed no run directory")
+	}
+	return dir, nil
 }
 
 // sample is run's figure of the cell on the unit.

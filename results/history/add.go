@@ -223,12 +223,12 @@ func (s *Store) add(ctx context.Context, e *entry, cfg addConfig) (Outcome, erro
 	runKey := keyOf(e.id)
 	if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO runs (run_key, run_id, git_commit, git_dirty, commit_time,
 		host_key, hostname, arch, cpu_model, cores, go_version, librdkafka, build_flags, emulated,
-		run_format, started, ended, digest, added) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+		run_format, started, ended, digest, added, spec_name) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
 		runKey, e.id, m.GitCommit, b2i(m.GitDirty), commitTime,
 		m.Host.Key(), m.Host.Hostname, m.Host.Arch, m.Host.CPUModel, m.Host.Cores, m.GoVersion,
 		m.Librdkafka, m.BuildFlags, b2i(m.Emulated), results.RunFormatOf(m),
 		m.Start.UTC().Format(time.RFC3339Nano), m.End.UTC().Format(time.RFC3339Nano), e.digest,
-		time.Now().UTC().Format(time.RFC3339Nano)); err != nil {
+		time.Now().UTC().Format(time.RFC3339Nano), results.SpecName(m)); err != nil {
 		return 0, fmt.Errorf("store %s: add run %s: %w", s.where, e.id, err)
 	}
 	cells := map[string]int64{}

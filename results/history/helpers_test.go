@@ -74,6 +74,7 @@ func (f fixture) write(t *testing.T, dir string) string {
 		Host:      results.Fingerprint{Hostname: f.host, CPUModel: "test cpu", Cores: 2, Arch: "amd64", Kernel: "6.1", Governor: "unknown", SMT: "on", THP: "madvise"},
 		GoVersion: "go1.26.8", Librdkafka: "2.11.1", GitCommit: f.commit, GitDirty: f.dirty,
 		Start: f.start, BuildFlags: "-trimpath=true CGO_ENABLED=1", Format: f.format,
+		Spec: []byte(`{"spec":{"name":"fixture"}}`),
 	}
 	if !f.unfinished {
 		m.End = f.start.Add(time.Minute)

@@ -25,12 +25,14 @@ type Run struct {
 	Samples          int
 	BuildFlags       string
 	GoVersion, Rdkfk string
+	// Spec is the name of the spec the run ran.
+	Spec string
 }
 
 // Runs lists the stored runs in the order they started.
 func (s *Store) Runs(ctx context.Context) ([]Run, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT r.run_id, r.git_commit, r.git_dirty, r.commit_time,
-		r.host_key, r.arch, r.hostname, r.emulated, r.started, r.ended, r.build_flags, r.go_version, r.librdkafka,
+		r.host_key, r.arch, r.hostname, r.emulated, r.started, r.ended, r.build_flags, r.go_version, r.librdkafka, r.spec_name,
 		(SELECT COUNT(*) FROM reps p WHERE p.run_key = r.run_key),
 		(SELECT COUNT(*) FROM reps p WHERE p.run_key = r.run_key AND p.ok = 0),
 		(SELECT COUNT(*) FROM samples v WHERE v.run_key = r.run_key)
@@ -46,7 +48,7 @@ func (s *Store) Runs(ctx context.Context) ([]Run, error) {
 		var commitTime sql.NullString
 		var started, ended string
 		if err := rows.Scan(&r.ID, &r.Commit, &dirty, &commitTime, &r.HostKey, &r.Arch, &r.Hostname,
-			&emulated, &started, &ended, &r.BuildFlags, &r.GoVersion, &r.Rdkfk, &r.Reps, &r.Failed, &r.Samples); err != nil {
+			&emulated, &started, &ended, &r.BuildFlags, &r.GoVersion, &r.Rdkfk, &r.Spec, &r.Reps, &r.Failed, &r.Samples); err != nil {
 			return nil, fmt.Errorf("store %s: %w", s.where, err)
 		}
 		r.Dirty, r.Emulated = dirty != 0, emulated != 0
@@ -223,4 +225,15 @@ func (s *Store) floors(ctx context.Context) (map[[2]string]results.Floor, error)
 		out[[2]string{id, f.Unit}] = f
 	}
 	return out, rows.Err()
+}
+
+// Has reports whether the store holds a run of spec at commit from a
+// clean tree: what a backfill skips.
+func (s *Store) Has(ctx context.Context, commit, spec string) (bool, error) {
+	var n int
+	err := s.db.QueryRowContext(ctx, s.q(`SELECT COUNT(*) FROM runs WHERE git_commit = ? AND spec_name = ? AND git_dirty = 0`), commit, spec).Scan(&n)
+	if err != nil {
+		return false, fmt.Errorf("store %s: %w", s.where, err)
+	}
+	return n > 0, nil
 }

@@ -11,9 +11,9 @@ import (
 
 // WriteRuns prints the stored runs, one a line.
 func WriteRuns(w io.Writer, runs []Run) error {
-	t := texttab.New(texttab.AlignLeft, texttab.AlignLeft, texttab.AlignLeft, texttab.AlignLeft,
+	t := texttab.New(texttab.AlignLeft, texttab.AlignLeft, texttab.AlignLeft, texttab.AlignLeft, texttab.AlignLeft,
 		texttab.AlignRight, texttab.AlignRight, texttab.AlignRight)
-	t.Row().Cells("run", "commit", "host", "arch", "reps", "failed", "values")
+	t.Row().Cells("run", "spec", "commit", "host", "arch", "reps", "failed", "values")
 	for _, r := range runs {
 		commit := short(r.Commit)
 		if r.Dirty {
@@ -23,7 +23,11 @@ func WriteRuns(w io.Writer, runs []Run) error {
 		if r.Emulated {
 			arch += " (emulated)"
 		}
-		t.Row().Cells(r.ID, commit, r.Hostname, arch, strconv.Itoa(r.Reps), strconv.Itoa(r.Failed), strconv.Itoa(r.Samples))
+		spec := r.Spec
+		if spec == "" {
+			spec = "-"
+		}
+		t.Row().Cells(r.ID, spec, commit, r.Hostname, arch, strconv.Itoa(r.Reps), strconv.Itoa(r.Failed), strconv.Itoa(r.Samples))
 	}
 	return t.WriteText(w)
 }

@@ -71,6 +71,11 @@ var migrations = [][]string{
 			PRIMARY KEY (run_key, unit)
 		)`,
 	},
+	2: {
+		// The spec's name, so a backfill knows which (commit, spec) runs
+		// the store has; runs stored before it have ''.
+		`ALTER TABLE runs ADD COLUMN spec_name TEXT NOT NULL DEFAULT ''`,
+	},
 }
 
 // SchemaVersion is the schema this package writes.

@@ -229,3 +229,39 @@ func TestOpenRefusesNothingGiven(t *testing.T) {
 		t.Fatal("open of a store nothing listens for: want an error")
 	}
 }
+
+// A store written at schema 1 opens at the current schema: the steps
+// after 1 taken in order, its runs kept (with no spec name).
+func TestMigratesAnOlderStore(t *testing.T) {
+	eachEngine(t, func(t *testing.T, url string) {
+		ctx := context.Background()
+		old, err := open(url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, stmt := range append([]string{`CREATE TABLE fplab_schema (version INTEGER NOT NULL)`, `INSERT INTO fplab_schema (version) VALUES (1)`}, migrations[1]...) {
+			if _, err := old.db.Exec(stmt); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := old.db.Exec(old.q(`INSERT INTO runs (run_key, run_id, git_commit, git_dirty, host_key, hostname, arch, cpu_model, cores,
+			go_version, librdkafka, build_flags, emulated, run_format, started, ended, digest, added)
+			VALUES (?, 'r1', 'c1', 0, 'h', 'h', 'amd64', 'cpu', 2, 'go', '2', '', 0, 1, '2026-12-01T00:00:00Z', '2026-12-01T00:01:00Z', 'd', 'a')`), keyOf("r1")); err != nil {
+			t.Fatal(err)
+		}
+		old.Close()
+		s := openStore(t, url)
+		var v int
+		if err := s.db.QueryRow(`SELECT version FROM fplab_schema`).Scan(&v); err != nil || v != SchemaVersion {
+			t.Fatalf("version after open = %d, %v; want %d", v, err, SchemaVersion)
+		}
+		runs, err := s.Runs(ctx)
+		if err != nil || len(runs) != 1 || runs[0].ID != "r1" || runs[0].Spec != "" {
+			t.Fatalf("runs after the migration = %+v, %v", runs, err)
+		}
+		f := newFixture("20261201T000000Z-vm", 1e6)
+		if _, err := s.Add(ctx, readRun(t, f.write(t, t.TempDir()))); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
