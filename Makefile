@@ -85,6 +85,14 @@ history-site: build-go
 	if [ -n "$$runs" ]; then bin/fplab history add --skip-incomplete $$runs; fi
 	bin/fplab history site results/site
 
+# The site of this repository's own history: the store kept with it
+# (results/baselines/history.sqlite: the last commits' smoke runs, made
+# with fplab history backfill; docs/history.md), in results/lab-site.
+LAB_HISTORY := results/baselines/history.sqlite
+.PHONY: lab-history-site
+lab-history-site: build-go
+	bin/fplab history --store $(LAB_HISTORY) site results/lab-site
+
 .PHONY: fuzz
 fuzz:
 	@for t in $(FUZZ_TARGETS); do \

@@ -84,6 +84,7 @@ func Render(run results.Run, opt Options) (string, error) {
 	writeLatencyKnee(&b, &n, a)
 	b.WriteString("Fastpath Lab ladder run: the manifest, the A/A noise floor, figures, tables of every metric and the failed cells. Gaps are shown as " + gapMark + " with a footnote saying why.\n\n")
 	writeSummary(&b, &n, run, countRows(a))
+	writeHistory(&b, opt.History)
 	if merged {
 		writeSources(&b, &n, src, srcErr)
 	}

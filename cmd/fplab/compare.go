@@ -10,17 +10,19 @@ import (
 	"github.com/fastpathlab/fplab/report"
 	"github.com/fastpathlab/fplab/results"
 	"github.com/fastpathlab/fplab/results/headline"
+	"github.com/fastpathlab/fplab/results/history"
 )
 
 // runCompare prints benchstat-style deltas between two runs and fails when
 // a metric regressed significantly past the threshold, or when the
 // comparison is incomplete: NEW (or OLD) measured nothing, or NEW lacks
 // cells OLD measured (results.Comparison.Complete).
-func runCompare(_ context.Context, args []string, stdout, stderr io.Writer) error {
+func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("compare", stderr)
 	threshold := fs.Float64("threshold", results.DefaultThreshold, "regression threshold as a fraction (0.05 = 5%)")
 	force := fs.Bool("force", false, "compare runs from different host fingerprints")
 	head := fs.Bool("headline", false, "compare the runs' headlines (NEW's spec's comparisons over both runs) instead of every cell")
+	hist := fs.String("history", "", "also hold NEW to the last 10 runs of each cell on its host in this store (default: $FPLAB_HISTORY or "+history.DefaultPath+" when there is one; \"off\" for none)")
 	units := fs.String("units", "", "comma-separated units whose regressions fail the comparison (default: every unit that has a direction); the others are still shown")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -62,6 +64,11 @@ func runCompare(_ context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	if err := cmp.WriteText(stdout); err != nil {
+		return err
+	}
+	// The history is context, not a verdict: it never changes the exit
+	// status.
+	if err := writeAgainstHistory(ctx, *hist, newRun, stdout); err != nil {
 		return err
 	}
 	// A run that measured nothing has no regressions: say so before the

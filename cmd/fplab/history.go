@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fastpathlab/fplab/report"
 	"github.com/fastpathlab/fplab/report/site"
 	"github.com/fastpathlab/fplab/results"
 	"github.com/fastpathlab/fplab/results/changepoint"
@@ -241,4 +242,52 @@ func historySite(ctx context.Context, store string, args []string, stdout, stder
 	_, err = fmt.Fprintf(stdout, "site: %d cells, %d charts, %d change points, %d run reports\n%s\n",
 		sum.Cells, sum.Charts, sum.Changes, sum.Reports, fs.Arg(0)+"/index.html")
 	return err
+}
+
+// historyStore is the store --history names: flag "off" is none; empty is
+// $FPLAB_HISTORY, else history.DefaultPath when that file is there.
+func historyStore(flag string) string {
+	switch flag {
+	case "off":
+		return ""
+	case "":
+		if s := os.Getenv("FPLAB_HISTORY"); s != "" {
+			return s
+		}
+		if _, err := os.Stat(history.DefaultPath); err == nil {
+			return history.DefaultPath
+		}
+		return ""
+	}
+	return flag
+}
+
+// againstHistory holds run to the last 10 runs of each cell on its host in
+// the store flag names (historyStore); nil without a store.
+func againstHistory(ctx context.Context, flag string, run results.Run) (*report.History, error) {
+	store := historyStore(flag)
+	if store == "" {
+		return nil, nil
+	}
+	s, err := history.Open(ctx, store)
+	if err != nil {
+		return nil, err
+	}
+	defer s.Close()
+	const last = 10
+	ss, skipped, err := s.Against(ctx, run, history.AgainstOptions{Last: last})
+	if err != nil {
+		return nil, err
+	}
+	return &report.History{Store: s.Where(), Standings: ss, Skipped: skipped, Last: last}, nil
+}
+
+// writeAgainstHistory prints againstHistory's standings after a compare.
+func writeAgainstHistory(ctx context.Context, flag string, run results.Run, w io.Writer) error {
+	h, err := againstHistory(ctx, flag, run)
+	if err != nil || h == nil {
+		return err
+	}
+	fmt.Fprintf(w, "\nNEW against the history (%s):\n", h.Store)
+	return history.WriteStandings(w, h.Standings, h.Skipped, h.Last)
 }

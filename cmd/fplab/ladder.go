@@ -16,6 +16,7 @@ import (
 	"github.com/fastpathlab/fplab/report"
 	"github.com/fastpathlab/fplab/results"
 	"github.com/fastpathlab/fplab/results/headline"
+	"github.com/fastpathlab/fplab/results/history"
 )
 
 // runLadder runs (or resumes) a spec, then writes the report with its
@@ -92,7 +93,7 @@ func runLadder(ctx context.Context, args []string, stdout, stderr io.Writer) err
 // several runs into one report: by arch (an x86 and an ARM host, say), arch
 // a column, or with --merge-by records (one spec at several corpus lengths
 // on one host), records a column.
-func runReport(_ context.Context, args []string, stdout, stderr io.Writer) error {
+func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("report", stderr)
 	budget := fs.Float64("budget-ms", 100, "checkpoint p99 budget for the knee")
 	latBudget := fs.Float64("latency-budget-ms", 100, "end-to-end p99 budget for the latency knee (live cells)")
@@ -100,6 +101,7 @@ func runReport(_ context.Context, args []string, stdout, stderr io.Writer) error
 	force := fs.Bool("force", false, "merge runs of different specs or hosts, or of the same arch")
 	by := fs.String("merge-by", results.ArchKey, "merge several runs by arch (one per host) or records (one spec's runs at several records on one host)")
 	head := fs.Bool("headline", false, "print only the run's headline table (its spec's comparisons) to stdout; writes nothing")
+	hist := fs.String("history", "", "with one run: hold its figures to the last 10 runs of each cell on its host in this store (default: $FPLAB_HISTORY or "+history.DefaultPath+" when there is one; \"off\" for none)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -122,6 +124,13 @@ func runReport(_ context.Context, args []string, stdout, stderr io.Writer) error
 	case 0:
 		return errors.New("want a run directory (or several to merge)")
 	case 1:
+		// A run that cannot be read is Write's to report; the history only
+		// adds to one that can.
+		if run, rerr := results.ReadRun(fs.Arg(0)); rerr == nil {
+			if opt.History, err = againstHistory(ctx, *hist, run); err != nil {
+				return err
+			}
+		}
 		path, err = report.Write(fs.Arg(0), opt)
 	default:
 		dir := *out
