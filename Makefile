@@ -27,6 +27,7 @@ build: build-go build-mimalloc2 build-mimalloc3
 build-go:
 	@mkdir -p bin
 	$(GOBUILD) -o bin/fplab ./cmd/fplab
+	$(GOBUILD) -o bin/fplab-history ./cmd/fplab-history
 
 build-mimalloc2: $(ALLOC_LIB_mimalloc2) $(ALLOC_INC_mimalloc2)
 	@mkdir -p bin

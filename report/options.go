@@ -5,7 +5,6 @@ import (
 	"math"
 
 	"github.com/fastpathlab/fplab/results"
-	"github.com/fastpathlab/fplab/results/history"
 )
 
 // FileName is the report Write produces inside the run directory.
@@ -35,10 +34,10 @@ type Options struct {
 	// checks each toggled setting against; 0 means DefaultCostBudget, and a
 	// value outside [0, 1) is an error.
 	CostBudget float64
-	// History, when set, holds the run's figures to the last runs of each
-	// cell on its host (results/history); the report says where they
-	// stand.
-	History *History
+	// History, when set, is the section saying where the run's figures
+	// stand against the last runs of each cell on its host, in Markdown
+	// (fplab-history against --format md; results/history).
+	History string
 	// Name is the run name in the heading; empty means the run directory's
 	// base name (MergeReport sets it while it writes in a staging directory).
 	Name string
@@ -69,14 +68,4 @@ func (o Options) withDefaults() (Options, error) {
 		o.CostBudget = DefaultCostBudget
 	}
 	return o, nil
-}
-
-// History is a run's figures held to the history store's last runs.
-type History struct {
-	// Store names the store.
-	Store     string
-	Standings []history.Standing
-	// Skipped counts the figures with too few past runs; Last is how many
-	// past runs each was held to.
-	Skipped, Last int
 }

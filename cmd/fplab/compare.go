@@ -10,7 +10,6 @@ import (
 	"github.com/fastpathlab/fplab/report"
 	"github.com/fastpathlab/fplab/results"
 	"github.com/fastpathlab/fplab/results/headline"
-	"github.com/fastpathlab/fplab/results/history"
 )
 
 // runCompare prints benchstat-style deltas between two runs and fails when
@@ -22,7 +21,7 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	threshold := fs.Float64("threshold", results.DefaultThreshold, "regression threshold as a fraction (0.05 = 5%)")
 	force := fs.Bool("force", false, "compare runs from different host fingerprints")
 	head := fs.Bool("headline", false, "compare the runs' headlines (NEW's spec's comparisons over both runs) instead of every cell")
-	hist := fs.String("history", "", "also hold NEW to the last 10 runs of each cell on its host in this store (default: $FPLAB_HISTORY or "+history.DefaultPath+" when there is one; \"off\" for none)")
+	hist := fs.String("history", "", "also hold NEW to the last 10 runs of each cell on its host in this store (default: $FPLAB_HISTORY or "+defaultHistory+" when there is one; \"off\" for none)")
 	units := fs.String("units", "", "comma-separated units whose regressions fail the comparison (default: every unit that has a direction); the others are still shown")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -68,8 +67,10 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	// The history is context, not a verdict: it never changes the exit
 	// status.
-	if err := writeAgainstHistory(ctx, *hist, newRun, stdout); err != nil {
+	if h, err := againstHistory(ctx, *hist, fs.Arg(1), false); err != nil {
 		return err
+	} else if h != "" {
+		fmt.Fprintf(stdout, "\nNEW against the history (%s):\n%s", historyStore(*hist), h)
 	}
 	// A run that measured nothing has no regressions: say so before the
 	// verdict, which would otherwise read as a pass.

@@ -1,251 +1,69 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"time"
 
-	"github.com/fastpathlab/fplab/report"
-	"github.com/fastpathlab/fplab/report/site"
-	"github.com/fastpathlab/fplab/results"
-	"github.com/fastpathlab/fplab/results/changepoint"
-	"github.com/fastpathlab/fplab/results/history"
+	"github.com/fastpathlab/fplab/internal/oneline"
 )
 
-const historyUsage = "usage: fplab history [--store S] add RUN... | runs | series --cell C --unit U [--host KEY] | changes [--cell C --unit U] [--host KEY] [--max-p P] | bisect --spec S --cell C [--unit U] GOOD BAD | site DIR | backfill --spec S (--last N | COMMIT...)"
+// The history commands live in their own binary, fplab-history
+// (cmd/fplab-history): the database drivers, the site's renderer and
+// the statistics they link would otherwise load into every measured
+// child, which runs this binary. Linked in, they grew it from 67 to 84 MB
+// and every smoke cell's harness RSS from 48.8 to 57-60 MB (the
+// repository's own history found it: docs/history.md). fplab history
+// forwards to it.
 
-// runHistory keeps runs over time (results/history): add records run
-// directories in the store, runs lists them, series prints one cell's
-// unit over commits on one host.
+// historyBinary is fplab-history beside this executable, or on $PATH.
+func historyBinary() (string, error) {
+	if exe, err := os.Executable(); err == nil {
+		p := filepath.Join(filepath.Dir(exe), "fplab-history")
+		if _, err := os.Stat(p); err == nil {
+			return p, nil
+		}
+	}
+	if p, err := exec.LookPath("fplab-history"); err == nil {
+		return p, nil
+	}
+	return "", errors.New("fplab-history is not beside fplab nor on $PATH (make build-go builds it)")
+}
+
+// runHistory runs fplab-history with args, its output passed through.
 func runHistory(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("history", stderr)
-	store := fs.String("store", defaultStore(), "the store: a SQLite file, or a postgres:// URL (default $FPLAB_HISTORY, else "+history.DefaultPath+")")
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	if fs.NArg() == 0 {
-		return errors.New(historyUsage)
-	}
-	sub, rest := fs.Arg(0), fs.Args()[1:]
-	switch sub {
-	case "add":
-		return historyAdd(ctx, *store, rest, stdout, stderr)
-	case "runs":
-		if len(rest) != 0 {
-			return errors.New(historyUsage)
-		}
-		s, err := history.Open(ctx, *store)
-		if err != nil {
-			return err
-		}
-		defer s.Close()
-		runs, err := s.Runs(ctx)
-		if err != nil {
-			return err
-		}
-		return history.WriteRuns(stdout, runs)
-	case "series":
-		return historySeries(ctx, *store, rest, stdout, stderr)
-	case "changes":
-		return historyChanges(ctx, *store, rest, stdout, stderr)
-	case "bisect":
-		return historyBisect(ctx, *store, rest, stdout, stderr)
-	case "site":
-		return historySite(ctx, *store, rest, stdout, stderr)
-	case "backfill":
-		return historyBackfill(ctx, *store, rest, stdout, stderr)
-	}
-	return fmt.Errorf("unknown history command %q; %s", sub, historyUsage)
-}
-
-func defaultStore() string {
-	if s := os.Getenv("FPLAB_HISTORY"); s != "" {
-		return s
-	}
-	return history.DefaultPath
-}
-
-// historyAdd reads every run first, so a run that cannot be read or kept
-// (incomplete, a newer layout) stops the command before anything is
-// written; each run is then added in a transaction of its own.
-func historyAdd(ctx context.Context, store string, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("history add", stderr)
-	skip := fs.Bool("skip-incomplete", false, "leave out (and name on stderr) runs whose ladder never finished, instead of refusing them all")
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	dirs := fs.Args()
-	if len(dirs) == 0 {
-		return errors.New("history add: want one or more run directories")
-	}
-	var runs []results.Run
-	for _, d := range dirs {
-		r, err := results.ReadRun(d)
-		if err == nil {
-			err = history.Check(r)
-		}
-		if err != nil && *skip && (errors.Is(err, history.ErrIncomplete) || errors.Is(err, os.ErrNotExist)) {
-			fmt.Fprintf(stderr, "skipped %s: %s\n", d, err)
-			continue
-		}
-		if err != nil {
-			return err
-		}
-		runs = append(runs, r)
-	}
-	s, err := history.Open(ctx, store)
+	bin, err := historyBinary()
 	if err != nil {
 		return err
 	}
-	defer s.Close()
-	for _, r := range runs {
-		var opts []history.AddOption
-		if t, ok := commitTime(ctx, r.Manifest.GitCommit); ok {
-			opts = append(opts, history.WithCommitTime(t))
-		}
-		a, err := s.Add(ctx, r, opts...)
-		if err != nil {
-			return err
-		}
-		note := ""
-		if a.Dirty {
-			note = " (dirty tree: its commit does not name the code that ran)"
-		}
-		fmt.Fprintf(stdout, "%s %s: %d repetitions, %d values%s\n", a.Outcome, a.RunID, a.Reps, a.Samples, note)
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Stdin, cmd.Stdout = os.Stdin, stdout
+	var errs bytes.Buffer
+	cmd.Stderr = io.MultiWriter(stderr, &errs)
+	err = cmd.Run()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		// fplab-history said why on stderr, with its prefix.
+		return errPrinted{code: ee.ExitCode()}
 	}
-	fmt.Fprintf(stdout, "store: %s\n", s.Where())
-	return nil
-}
-
-// commitTime asks the repository in the working directory when commit was
-// made; a commit it does not hold has none (the series then orders that
-// run by its start).
-func commitTime(ctx context.Context, commit string) (time.Time, bool) {
-	if commit == "" || commit == "unknown" {
-		return time.Time{}, false
-	}
-	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
-	out, err := exec.CommandContext(ctx, "git", "show", "-s", "--format=%cI", commit+"^{commit}").Output()
-	if err != nil {
-		return time.Time{}, false
-	}
-	t, err := time.Parse(time.RFC3339, strings.TrimSpace(string(out)))
-	return t, err == nil
-}
-
-func historySeries(ctx context.Context, store string, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("history series", stderr)
-	cellName := fs.String("cell", "", "the cell (its name as the journal holds it)")
-	unit := fs.String("unit", "rec/s", "the unit")
-	host := fs.String("host", "", "the host's fingerprint key (default: this host's)")
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	if *cellName == "" || fs.NArg() != 0 {
-		return errors.New(historyUsage)
-	}
-	if *host == "" {
-		*host = results.HostFingerprint().Key()
-	}
-	s, err := history.Open(ctx, store)
-	if err != nil {
-		return err
-	}
-	defer s.Close()
-	ps, err := s.Series(ctx, *cellName, *unit, *host)
-	if err != nil {
-		return err
-	}
-	if len(ps) == 0 {
-		return fmt.Errorf("no run in %s measured %s on %s on host %q", s.Where(), *cellName, *unit, *host)
-	}
-	return history.WriteSeries(stdout, *cellName, *unit, ps)
-}
-
-// historyChanges prints the change points of one series, or of every
-// series on the host.
-func historyChanges(ctx context.Context, store string, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("history changes", stderr)
-	cellName := fs.String("cell", "", "one cell (default: every cell)")
-	unit := fs.String("unit", "", "the cell's unit (with --cell; default rec/s)")
-	host := fs.String("host", "", "the host's fingerprint key (default: this host's)")
-	maxP := fs.Float64("max-p", 0.001, "the p-value a change must be below")
-	minChange := fs.Float64("min-change", 0.01, "the least relative change reported where the runs' A/A floors are lower (a unit no A/A pair reports has none)")
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	if !(*maxP > 0 && *maxP < 1) {
-		return fmt.Errorf("--max-p %v: want a p-value in (0, 1)", *maxP)
-	}
-	if !(*minChange >= 0 && *minChange < 10) {
-		return fmt.Errorf("--min-change %v: want a relative change in [0, 10)", *minChange)
-	}
-	if fs.NArg() != 0 || (*unit != "" && *cellName == "") {
-		return errors.New(historyUsage)
-	}
-	if *host == "" {
-		*host = results.HostFingerprint().Key()
-	}
-	s, err := history.Open(ctx, store)
-	if err != nil {
-		return err
-	}
-	defer s.Close()
-	opt := changepoint.Options{MaxP: *maxP, MinMagnitude: *minChange}
-	var cs []history.Change
-	if *cellName != "" {
-		if *unit == "" {
-			*unit = results.UnitRecPerSec
-		}
-		cs, err = s.Changes(ctx, *cellName, *unit, *host, opt)
-	} else {
-		cs, err = s.AllChanges(ctx, *host, opt)
-	}
-	if err != nil {
-		return err
-	}
-	if len(cs) == 0 {
-		_, err := fmt.Fprintf(stdout, "no change points on host %q in %s\n", *host, s.Where())
-		return err
-	}
-	return history.WriteChanges(stdout, cs)
-}
-
-// historySite writes the store as a static site (report/site).
-func historySite(ctx context.Context, store string, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("history site", stderr)
-	runs := fs.String("runs", "results/runs", "where the run directories are, for their reports")
-	maxP := fs.Float64("max-p", 0.001, "the p-value a change must be below")
-	minChange := fs.Float64("min-change", 0.01, "the least relative change reported where the runs' A/A floors are lower")
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	if fs.NArg() != 1 {
-		return errors.New("usage: fplab history site [--runs DIR] DIR")
-	}
-	s, err := history.Open(ctx, store)
-	if err != nil {
-		return err
-	}
-	defer s.Close()
-	sum, err := site.Build(ctx, s, site.Options{Dir: fs.Arg(0), RunRoots: []string{*runs},
-		Changes: changepoint.Options{MaxP: *maxP, MinMagnitude: *minChange}})
-	if err != nil {
-		return err
-	}
-	_, err = fmt.Fprintf(stdout, "site: %d cells, %d charts, %d change points, %d run reports\n%s\n",
-		sum.Cells, sum.Charts, sum.Changes, sum.Reports, fs.Arg(0)+"/index.html")
 	return err
 }
 
-// historyStore is the store --history names: flag "off" is none; empty is
-// $FPLAB_HISTORY, else history.DefaultPath when that file is there.
+// errPrinted is a failure the child already printed: run exits with its
+// status and prints nothing more.
+type errPrinted struct{ code int }
+
+func (e errPrinted) Error() string { return fmt.Sprintf("exit status %d", e.code) }
+
+// historyStore is the store --history names: "off" is none; empty is
+// $FPLAB_HISTORY, else results/history.sqlite when that file is there.
 func historyStore(flag string) string {
 	switch flag {
 	case "off":
@@ -254,40 +72,40 @@ func historyStore(flag string) string {
 		if s := os.Getenv("FPLAB_HISTORY"); s != "" {
 			return s
 		}
-		if _, err := os.Stat(history.DefaultPath); err == nil {
-			return history.DefaultPath
+		if _, err := os.Stat(defaultHistory); err == nil {
+			return defaultHistory
 		}
 		return ""
 	}
 	return flag
 }
 
-// againstHistory holds run to the last 10 runs of each cell on its host in
-// the store flag names (historyStore); nil without a store.
-func againstHistory(ctx context.Context, flag string, run results.Run) (*report.History, error) {
+// defaultHistory is fplab-history's default store.
+const defaultHistory = "results/history.sqlite"
+
+// againstHistory asks fplab-history where run's figures stand against the
+// last 10 runs of each cell on its host in the store flag names, as text
+// or Markdown ("" without a store).
+func againstHistory(ctx context.Context, flag, runDir string, markdown bool) (string, error) {
 	store := historyStore(flag)
 	if store == "" {
-		return nil, nil
+		return "", nil
 	}
-	s, err := history.Open(ctx, store)
+	bin, err := historyBinary()
 	if err != nil {
-		return nil, err
+		return "", err
 	}
-	defer s.Close()
-	const last = 10
-	ss, skipped, err := s.Against(ctx, run, history.AgainstOptions{Last: last})
-	if err != nil {
-		return nil, err
+	format := "text"
+	if markdown {
+		format = "md"
 	}
-	return &report.History{Store: s.Where(), Standings: ss, Skipped: skipped, Last: last}, nil
-}
-
-// writeAgainstHistory prints againstHistory's standings after a compare.
-func writeAgainstHistory(ctx context.Context, flag string, run results.Run, w io.Writer) error {
-	h, err := againstHistory(ctx, flag, run)
-	if err != nil || h == nil {
-		return err
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
+	defer cancel()
+	var out, errs bytes.Buffer
+	cmd := exec.CommandContext(ctx, bin, "--store", store, "against", "--format", format, runDir)
+	cmd.Stdout, cmd.Stderr = &out, &errs
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("history: %v: %s", err, oneline.Err(errors.New(strings.TrimSpace(errs.String()))))
 	}
-	fmt.Fprintf(w, "\nNEW against the history (%s):\n", h.Store)
-	return history.WriteStandings(w, h.Standings, h.Skipped, h.Last)
+	return out.String(), nil
 }

@@ -21,6 +21,7 @@ import (
 	"sort"
 	"syscall"
 
+	"github.com/fastpathlab/fplab/internal/cli"
 	"github.com/fastpathlab/fplab/internal/oneline"
 )
 
@@ -73,6 +74,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		if errors.Is(err, flag.ErrHelp) {
 			return 2
 		}
+		var printed errPrinted
+		if errors.As(err, &printed) {
+			return printed.code
+		}
 		fmt.Fprintf(stderr, "fplab %s: %s\n", args[0], oneline.Err(err))
 		return 1
 	}
@@ -91,34 +96,9 @@ func usage(w io.Writer) {
 	}
 }
 
-// newFlags returns a flag set that returns errors instead of exiting or
-// printing them: run prints a bad flag's error once, on one line, with the
-// command's prefix like any other error. Only -h prints the flags, to
-// stderr.
+// newFlags is the flag set of fplab's command name (cli.NewFlags).
 func newFlags(name string, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet("fplab "+name, flag.ContinueOnError)
-	out := &flagErrors{}
-	fs.SetOutput(out)
-	fs.Usage = func() {
-		if out.wrote {
-			return // a bad flag: the flag package wrote its error, run prints it
-		}
-		fmt.Fprintf(stderr, "usage: fplab %s [flags] [args]\n", name)
-		fs.SetOutput(stderr)
-		fs.PrintDefaults()
-		fs.SetOutput(out)
-	}
-	return fs
-}
-
-// flagErrors swallows what the flag package prints for a bad flag (the
-// error it also returns) and notes that it did: the flag package calls
-// Usage after writing an error, and for -h without one.
-type flagErrors struct{ wrote bool }
-
-func (w *flagErrors) Write(p []byte) (int, error) {
-	w.wrote = true
-	return len(p), nil
+	return cli.NewFlags("fplab", name, stderr)
 }
 
 func goarch() string { return runtime.GOARCH }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"sort"
+	"strings"
 
 	"github.com/fastpathlab/fplab/results"
 	"github.com/fastpathlab/fplab/results/texttab"
@@ -167,4 +168,20 @@ func WriteStandings(w io.Writer, ss []Standing, skipped, last int) error {
 		}
 	}
 	return nil
+}
+
+// StandingsMarkdown is the report's section on the standings: a heading,
+// the summary, and the figures outside their range in a table.
+func StandingsMarkdown(ss []Standing, skipped, last int, store string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "## Against the history\n\n%s The store: `%s`; every cell's figures over commits are on the history site (`fplab history site`).\n\n",
+		texttab.Escape(StandingsSummary(ss, skipped, last)), store)
+	for _, s := range ss {
+		if s.Outside {
+			StandingsTable(ss).WriteMarkdown(&b)
+			b.WriteString("\n")
+			break
+		}
+	}
+	return b.String()
 }

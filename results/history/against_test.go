@@ -60,3 +60,25 @@ func TestAgainst(t *testing.T) {
 		t.Errorf("an early run: %d standings, %d skipped, %v; want none and 4 skipped", len(ss), skipped, err)
 	}
 }
+
+func TestStandingsMarkdown(t *testing.T) {
+	ss := []Standing{
+		{Cell: "path=fast/batch=8192", Unit: "rec/s", Now: 1.5e6, Past: []float64{2e6, 2.1e6, 1.9e6}, Median: 2e6, Min: 1.9e6, Max: 2.1e6,
+			Threshold: 0.02, Outside: true, Worse: true},
+		{Cell: "path=shallow/batch=8192", Unit: "rec/s", Now: 1e6, Past: []float64{1e6, 1.01e6, 0.99e6}, Median: 1e6, Min: 0.99e6, Max: 1.01e6, Threshold: 0.02},
+	}
+	md := StandingsMarkdown(ss, 3, 10, "results/history.sqlite")
+	for _, want := range []string{
+		"## Against the history",
+		"1 of 2 figures lie outside the range of those runs by more than the run's A/A floor (or 1%), 1 of them for the worse; 3 figures have fewer than 3 past runs",
+		"| path=fast/batch=8192 | rec/s | 1.500M | 2.000M (3 runs) | 1.900M .. 2.100M | -25.0% | worse |",
+		"`results/history.sqlite`",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("section lacks %q:\n%s", want, md)
+		}
+	}
+	if strings.Contains(md, "path=shallow") {
+		t.Errorf("a figure within its range is in the table:\n%s", md)
+	}
+}
