@@ -21,6 +21,12 @@ const (
 // DefaultRoot is where the CLI keeps runs, relative to the repository root.
 const DefaultRoot = "results/runs"
 
+// DefaultHistory is the history store a checkout keeps its runs in when
+// none is named (results/history, beside DefaultRoot and ignored by git
+// like it): named here so that fplab, which must not link the store,
+// and fplab-history agree on it.
+const DefaultHistory = "results/history.sqlite"
+
 // StampLayout is the UTC time stamp that starts a run directory's name.
 const StampLayout = "20060102T150405Z"
 

@@ -81,11 +81,7 @@ func historyBackfill(ctx context.Context, store string, args []string, stdout, s
 				}
 				return err
 			}
-			var opts []history.AddOption
-			if t, ok := commitTime(ctx, c); ok {
-				opts = append(opts, history.WithCommitTime(t))
-			}
-			a, err := s.Add(ctx, run, opts...)
+			a, err := addRun(ctx, s, run)
 			if err != nil {
 				return err
 			}

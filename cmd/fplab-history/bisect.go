@@ -52,11 +52,7 @@ func historyBisect(ctx context.Context, store string, args []string, stdout, std
 		if err != nil {
 			return err
 		}
-		var opts []history.AddOption
-		if t, ok := commitTime(ctx, run.Manifest.GitCommit); ok {
-			opts = append(opts, history.WithCommitTime(t))
-		}
-		_, err = s.Add(ctx, run, opts...)
+		_, err = addRun(ctx, s, run)
 		return err
 	}
 	fmt.Fprintf(stderr, "bisect: %d commits from %.12s to %.12s\n", len(commits), commits[0], commits[len(commits)-1])

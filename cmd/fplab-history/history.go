@@ -105,11 +105,7 @@ func historyAdd(ctx context.Context, store string, args []string, stdout, stderr
 	}
 	defer s.Close()
 	for _, r := range runs {
-		var opts []history.AddOption
-		if t, ok := commitTime(ctx, r.Manifest.GitCommit); ok {
-			opts = append(opts, history.WithCommitTime(t))
-		}
-		a, err := s.Add(ctx, r, opts...)
+		a, err := addRun(ctx, s, r)
 		if err != nil {
 			return err
 		}
@@ -121,6 +117,16 @@ func historyAdd(ctx context.Context, store string, args []string, stdout, stderr
 	}
 	fmt.Fprintf(stdout, "store: %s\n", s.Where())
 	return nil
+}
+
+// addRun adds run to s with its commit's time, where the repository in
+// the working directory knows it: every command that stores a run.
+func addRun(ctx context.Context, s *history.Store, run results.Run) (history.Added, error) {
+	var opts []history.AddOption
+	if t, ok := commitTime(ctx, run.Manifest.GitCommit); ok {
+		opts = append(opts, history.WithCommitTime(t))
+	}
+	return s.Add(ctx, run, opts...)
 }
 
 // commitTime asks the repository in the working directory when commit was

@@ -21,7 +21,7 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	threshold := fs.Float64("threshold", results.DefaultThreshold, "regression threshold as a fraction (0.05 = 5%)")
 	force := fs.Bool("force", false, "compare runs from different host fingerprints")
 	head := fs.Bool("headline", false, "compare the runs' headlines (NEW's spec's comparisons over both runs) instead of every cell")
-	hist := fs.String("history", "", "also hold NEW to the last 10 runs of each cell on its host in this store (default: $FPLAB_HISTORY or "+defaultHistory+" when there is one; \"off\" for none)")
+	hist := fs.String("history", "", "also hold NEW to the last 10 runs of each cell on its host in this store (default: $FPLAB_HISTORY or "+results.DefaultHistory+" when there is one; \"off\" for none)")
 	units := fs.String("units", "", "comma-separated units whose regressions fail the comparison (default: every unit that has a direction); the others are still shown")
 	if err := fs.Parse(args); err != nil {
 		return err

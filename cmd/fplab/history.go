@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/fastpathlab/fplab/internal/oneline"
+	"github.com/fastpathlab/fplab/results"
 )
 
 // The history commands live in their own binary, fplab-history
@@ -72,16 +73,13 @@ func historyStore(flag string) string {
 		if s := os.Getenv("FPLAB_HISTORY"); s != "" {
 			return s
 		}
-		if _, err := os.Stat(defaultHistory); err == nil {
-			return defaultHistory
+		if _, err := os.Stat(results.DefaultHistory); err == nil {
+			return results.DefaultHistory
 		}
 		return ""
 	}
 	return flag
 }
-
-// defaultHistory is fplab-history's default store.
-const defaultHistory = "results/history.sqlite"
 
 // againstHistory asks fplab-history where run's figures stand against the
 // last 10 runs of each cell on its host in the store flag names, as text

@@ -100,7 +100,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	force := fs.Bool("force", false, "merge runs of different specs or hosts, or of the same arch")
 	by := fs.String("merge-by", results.ArchKey, "merge several runs by arch (one per host) or records (one spec's runs at several records on one host)")
 	head := fs.Bool("headline", false, "print only the run's headline table (its spec's comparisons) to stdout; writes nothing")
-	hist := fs.String("history", "", "with one run: hold its figures to the last 10 runs of each cell on its host in this store (default: $FPLAB_HISTORY or "+defaultHistory+" when there is one; \"off\" for none)")
+	hist := fs.String("history", "", "with one run: hold its figures to the last 10 runs of each cell on its host in this store (default: $FPLAB_HISTORY or "+results.DefaultHistory+" when there is one; \"off\" for none)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}

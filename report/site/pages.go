@@ -100,7 +100,7 @@ func (m *model) hostName(key string) string {
 // link is a run as a page names it; prefix leads from the page to the
 // site's root.
 func (m *model) link(r history.Run, prefix string) runLink {
-	l := runLink{ID: r.ID, Commit: shortCommit(r.Commit)}
+	l := runLink{ID: r.ID, Commit: history.ShortCommit(r.Commit)}
 	if m.reports[r.ID] {
 		l.Href = prefix + "runs/" + r.ID + "/report.html"
 	}
@@ -121,17 +121,8 @@ func (m *model) changeRow(c history.Change, prefix string) changeRow {
 		From: m.link(c.Before.Run, prefix), To: m.link(c.After.Run, prefix),
 		Change: fmt.Sprintf("%+.1f%%", 100*c.Forward()), P: fmt.Sprintf("%.2g", c.P),
 		Floor: fmt.Sprintf("%.1f%%", 100*c.Threshold), Verdict: verdict,
-		after: order(c.After.Run), worse: c.Worse(),
+		after: c.After.Run.Order(), worse: c.Worse(),
 	}
-}
-
-// order is where a run sits in commit order: its commit's time where
-// known, else its start (as the store orders a series).
-func order(r history.Run) time.Time {
-	if !r.CommitTime.IsZero() {
-		return r.CommitTime
-	}
-	return r.Started
 }
 
 func (m *model) cellPage(c *cellData, now time.Time) cellPage {
@@ -149,18 +140,12 @@ func (m *model) cellPage(c *cellData, now time.Time) cellPage {
 				}
 			}
 		}
-		sort.SliceStable(runs, func(i, j int) bool {
-			a, b := order(runs[i]), order(runs[j])
-			if !a.Equal(b) {
-				return a.Before(b)
-			}
-			return runs[i].Started.Before(runs[j].Started)
-		})
+		sort.SliceStable(runs, func(i, j int) bool { return runs[i].Before(runs[j]) })
 		x := map[string]int{}
 		var ch chart
 		for i, r := range runs {
 			x[r.ID] = i
-			ch.Commits = append(ch.Commits, shortCommit(r.Commit))
+			ch.Commits = append(ch.Commits, history.ShortCommit(r.Commit))
 		}
 		for k, sr := range c.series[unit] {
 			host := m.hostName(c.hosts[unit][k])
@@ -168,7 +153,7 @@ func (m *model) cellPage(c *cellData, now time.Time) cellPage {
 			ch2 := chartHost{Name: host, Points: []chartPoint{}, Changes: []chartChange{}}
 			for _, pt := range sr.Points {
 				st := results.Summarize(pt.Values)
-				ch2.Points = append(ch2.Points, chartPoint{X: x[pt.Run.ID], Y: st.Center, Run: pt.Run.ID, Commit: shortCommit(pt.Run.Commit)})
+				ch2.Points = append(ch2.Points, chartPoint{X: x[pt.Run.ID], Y: st.Center, Run: pt.Run.ID, Commit: history.ShortCommit(pt.Run.Commit)})
 				floor := "-"
 				if pt.Floor.Known() {
 					floor = fmt.Sprintf("%.1f%%", 100*pt.Floor.Detectable)
@@ -179,7 +164,7 @@ func (m *model) cellPage(c *cellData, now time.Time) cellPage {
 			for _, cg := range m.changes {
 				if cg.Cell == c.name && cg.Unit == unit && cg.After.Run.HostKey == c.hosts[unit][k] {
 					ch2.Changes = append(ch2.Changes, chartChange{From: x[cg.Before.Run.ID], To: x[cg.After.Run.ID],
-						Label: fmt.Sprintf("%+.1f%% (%s..%s)", 100*cg.Forward(), shortCommit(cg.Before.Run.Commit), shortCommit(cg.After.Run.Commit))})
+						Label: fmt.Sprintf("%+.1f%% (%s..%s)", 100*cg.Forward(), history.ShortCommit(cg.Before.Run.Commit), history.ShortCommit(cg.After.Run.Commit))})
 					v.Changes = append(v.Changes, m.changeRow(cg, "../"))
 				}
 			}
@@ -226,11 +211,4 @@ func writePage(path string, t *template.Template, data any) error {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	return atomicfile.Write(path, b.Bytes())
-}
-
-func shortCommit(c string) string {
-	if len(c) > 12 {
-		return c[:12]
-	}
-	return c
 }

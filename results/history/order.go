@@ -10,17 +10,31 @@ import (
 // that ran an older commit after a newer one still gets a series in the
 // order the code was written.
 func sortCommitOrder(ps []Point) {
-	key := func(r Run) time.Time {
-		if !r.CommitTime.IsZero() {
-			return r.CommitTime
-		}
-		return r.Started
+	sort.SliceStable(ps, func(i, j int) bool { return ps[i].Run.Before(ps[j].Run) })
+}
+
+// Order is where r sits in commit order: its commit's time where known,
+// else its start.
+func (r Run) Order() time.Time {
+	if !r.CommitTime.IsZero() {
+		return r.CommitTime
 	}
-	sort.SliceStable(ps, func(i, j int) bool {
-		a, b := ps[i].Run, ps[j].Run
-		if ka, kb := key(a), key(b); !ka.Equal(kb) {
-			return ka.Before(kb)
-		}
-		return a.Started.Before(b.Started)
-	})
+	return r.Started
+}
+
+// Before reports whether r comes before o in commit order (by Order, then
+// by start).
+func (r Run) Before(o Run) bool {
+	if a, b := r.Order(), o.Order(); !a.Equal(b) {
+		return a.Before(b)
+	}
+	return r.Started.Before(o.Started)
+}
+
+// ShortCommit is a commit as the listings print it: its first 12 digits.
+func ShortCommit(c string) string {
+	if len(c) > 12 {
+		return c[:12]
+	}
+	return c
 }

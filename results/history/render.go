@@ -15,7 +15,7 @@ func WriteRuns(w io.Writer, runs []Run) error {
 		texttab.AlignRight, texttab.AlignRight, texttab.AlignRight)
 	t.Row().Cells("run", "spec", "commit", "host", "arch", "reps", "failed", "values")
 	for _, r := range runs {
-		commit := short(r.Commit)
+		commit := ShortCommit(r.Commit)
 		if r.Dirty {
 			commit += " (dirty)"
 		}
@@ -42,7 +42,7 @@ func WriteSeries(w io.Writer, cell, unit string, ps []Point) error {
 	t.Row().Cells("commit", "run", "median", "±", "n", "A/A floor")
 	for _, p := range ps {
 		st := results.Summarize(p.Values)
-		commit := short(p.Run.Commit)
+		commit := ShortCommit(p.Run.Commit)
 		if p.Run.Dirty {
 			commit += " (dirty)"
 		}
@@ -62,13 +62,6 @@ func floorText(f results.Floor) string {
 	return s
 }
 
-func short(commit string) string {
-	if len(commit) > 12 {
-		return commit[:12]
-	}
-	return commit
-}
-
 // WriteChanges prints change points, a line each: the series, the commit
 // range and runs it lies between, the move, its p-value and the floor it
 // passed.
@@ -84,7 +77,7 @@ func WriteChanges(w io.Writer, cs []Change) error {
 		case results.Better(c.Unit) == results.Neutral:
 			verdict = ""
 		}
-		t.Row().Cells(c.Cell, c.Unit, short(c.Before.Run.Commit)+".."+short(c.After.Run.Commit),
+		t.Row().Cells(c.Cell, c.Unit, ShortCommit(c.Before.Run.Commit)+".."+ShortCommit(c.After.Run.Commit),
 			c.Before.Run.ID+".."+c.After.Run.ID,
 			fmt.Sprintf("%+.1f%%", 100*c.Forward()), fmt.Sprintf("%.2g", c.P),
 			fmt.Sprintf("%.1f%%", 100*c.Threshold), verdict)

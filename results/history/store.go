@@ -12,13 +12,14 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fastpathlab/fplab/results"
 	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" database/sql driver
 	_ "modernc.org/sqlite"             // the "sqlite" database/sql driver
 )
 
-// DefaultPath is the embedded store a repository keeps its own runs in
-// when no URL is given (beside results/runs, and ignored by git like it).
-const DefaultPath = "results/history.sqlite"
+// DefaultPath is the embedded store a checkout keeps its runs in when no
+// URL is given.
+const DefaultPath = results.DefaultHistory
 
 // busyTimeout is how long an embedded store's writer waits for another
 // writer's transaction before it gives up. Adding a run of a few thousand
