@@ -52,6 +52,19 @@ type Cell struct {
 	// Par is a Flink cell's parallelism: "" (what Parse returns without a
 	// par part) for auto, else one of Pars.
 	Par string
+	// Drain is "" for the fast path's callback drain, DrainBatchQueue for
+	// rd_kafka_consume_batch_queue crossings.
+	Drain string
+	// PartFetch, QueueMin and FetchWait override the lab's librdkafka
+	// buffering (max.partition.fetch.bytes, queued.min.messages,
+	// fetch.wait.max.ms) on a rowwise, shallow or fast cell; 0 keeps the
+	// lab's setting (source's rdkBuffering).
+	PartFetch int
+	QueueMin  int
+	FetchWait time.Duration
+	// RdkStats is the interval at which a bounded librdkafka cell samples
+	// librdkafka's statistics (0: none).
+	RdkStats time.Duration
 	// Wake is the interval at which the cell wakes its reader (cancels the
 	// Next under way and calls it again), as a Flink fetcher does for a
 	// checkpoint or a split change (0: never).
@@ -90,7 +103,7 @@ func (c Cell) ParN() int {
 // "BenchmarkLadder/" prefix), key=value parts in the fixed order of Keys, so
 // benchproc can project any of them:
 //
-//	path=fast/format=json/batch=8192/brokers=3/alloc=go/crc=off[/cluster=kafka][/compression=lz4][/size=1024][/keys=on][/nulls=0.01][/txn=aborts][/case=appended][/decoder=stock][/mode=live/rate=100000/linger=10ms][/par=2][/wake=20ms][/pause=100ms][/discover=100ms][/ckpt=1s][/commit=on][/rescale=3to2][/prof=on][/fault=kill][/aa=a]
+//	path=fast/format=json/batch=8192/brokers=3/alloc=go/crc=off[/cluster=kafka][/compression=lz4][/size=1024][/keys=on][/nulls=0.01][/txn=aborts][/case=appended][/decoder=stock][/mode=live/rate=100000/linger=10ms][/par=2][/drain=batchqueue][/partfetch=4194304][/queuemin=1000000][/fetchwait=10ms][/rdkstats=100ms][/wake=20ms][/pause=100ms][/discover=100ms][/ckpt=1s][/commit=on][/rescale=3to2][/prof=on][/fault=kill][/aa=a]
 //
 // The optional axes (cluster to case) are left out at their Default. Parse
 // is its inverse.
@@ -178,6 +191,24 @@ func (c Cell) Value(key string) string {
 			return ParAuto
 		}
 		return c.Par
+	case Drain:
+		return c.Drain
+	case PartFetch:
+		if c.PartFetch > 0 {
+			return strconv.Itoa(c.PartFetch)
+		}
+	case QueueMin:
+		if c.QueueMin > 0 {
+			return strconv.Itoa(c.QueueMin)
+		}
+	case FetchWait:
+		if c.FetchWait > 0 {
+			return c.FetchWait.String()
+		}
+	case RdkStats:
+		if c.RdkStats > 0 {
+			return c.RdkStats.String()
+		}
 	case Wake:
 		if c.Wake > 0 {
 			return c.Wake.String()
@@ -245,6 +276,9 @@ func Parse(name string) (Cell, error) {
 		last = rank
 		if err := c.set(p); err != nil {
 			return Cell{}, fmt.Errorf("%s: %w", name, err)
+		}
+		if c.Value(p.Key) == "" {
+			return Cell{}, fmt.Errorf("%s: %s=%s is the lab's own setting, never written", name, p.Key, p.Value)
 		}
 	}
 	for _, k := range Axes() {
@@ -330,6 +364,24 @@ func (c *Cell) set(p Part) error {
 		if c.Par, err = known(p, Pars()); c.Par == ParAuto {
 			c.Par = ""
 		}
+	case Drain:
+		if c.Drain, err = known(p, []string{DrainCallback, DrainBatchQueue}); c.Drain == DrainCallback {
+			c.Drain = ""
+		}
+	case PartFetch:
+		if c.PartFetch, err = positive(p); c.PartFetch == LabPartFetch {
+			c.PartFetch = 0
+		}
+	case QueueMin:
+		if c.QueueMin, err = positive(p); c.QueueMin == LabQueueMin {
+			c.QueueMin = 0
+		}
+	case FetchWait:
+		if c.FetchWait, err = canonicalDuration(p); c.FetchWait == LabFetchWait {
+			c.FetchWait = 0
+		}
+	case RdkStats:
+		c.RdkStats, err = canonicalDuration(p)
 	case Wake:
 		c.Wake, err = canonicalDuration(p)
 	case Pause:

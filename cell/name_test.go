@@ -56,6 +56,13 @@ func variants() []Cell {
 		add(func(c *Cell) { c.Ckpt, c.Commit = d, true })
 		add(func(c *Cell) { c.Ckpt, c.Rescale = d, Rescale{From: 3, To: 2} })
 		add(func(c *Cell) { c.Discover = d })
+		add(func(c *Cell) { c.FetchWait = d })
+		add(func(c *Cell) { c.RdkStats = d })
+	}
+	add(func(c *Cell) { c.Drain = DrainBatchQueue })
+	for _, n := range []int{1, 262144, 1000000} {
+		add(func(c *Cell) { c.PartFetch = n })
+		add(func(c *Cell) { c.QueueMin = n })
 	}
 	for _, r := range []int{1, 10_000, 500_000} {
 		for _, l := range []time.Duration{time.Microsecond, time.Millisecond, 100 * time.Millisecond} {
@@ -88,6 +95,11 @@ func random(r *rand.Rand) Cell {
 	}
 	if r.IntN(2) == 0 {
 		c.Fault = FaultKill
+	}
+	if r.IntN(2) == 0 {
+		c.PartFetch, c.QueueMin = 1+r.IntN(1<<19), 1+r.IntN(99_999)   // under the lab's settings
+		c.FetchWait = time.Duration(1+r.IntN(499)) * time.Millisecond // under the lab's 500ms
+		c.RdkStats = time.Duration(10+r.IntN(1000)) * time.Millisecond
 	}
 	for _, k := range []string{Size, Keyed, Nulls, Case, Decoder} {
 		if err := c.Set(k, pick(Values(k))); err != nil {
@@ -298,5 +310,31 @@ func TestPar(t *testing.T) {
 	}
 	if _, err := Parse("path=flink/format=json/batch=8192/brokers=3/alloc=go/crc=off/par=5"); err == nil {
 		t.Error("par=5 (not in Pars) parsed")
+	}
+}
+
+// TestLabBufferingNeverWritten holds the librdkafka tuning parts to one
+// spelling: the lab's own setting is no part at all, whether it comes from
+// a spec (Set) or a name (Parse refuses it).
+func TestLabBufferingNeverWritten(t *testing.T) {
+	base := "path=fast/format=raw/batch=8192/brokers=3/alloc=go/crc=off"
+	for _, kv := range [][2]string{{Drain, "callback"}, {PartFetch, "1048576"}, {QueueMin, "100000"}, {FetchWait, "500ms"}} {
+		var c Cell
+		if err := c.Set(kv[0], kv[1]); err != nil {
+			t.Fatal(err)
+		}
+		if v := c.Value(kv[0]); v != "" {
+			t.Errorf("Set(%s, %s): Value = %q, want the part left out", kv[0], kv[1], v)
+		}
+		if _, err := Parse(base + "/" + kv[0] + "=" + kv[1]); err == nil || !strings.Contains(err.Error(), "never written") {
+			t.Errorf("Parse with %s=%s: err = %v, want a refusal", kv[0], kv[1], err)
+		}
+	}
+	c, err := Parse(base + "/partfetch=262144/queuemin=1000000/fetchwait=10ms/rdkstats=100ms")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.PartFetch != 262144 || c.QueueMin != 1000000 || c.FetchWait != 10*time.Millisecond || c.RdkStats != 100*time.Millisecond {
+		t.Errorf("Parse: %+v", c)
 	}
 }

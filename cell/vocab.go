@@ -50,6 +50,30 @@ const (
 	// (docs/references.md, "Parallelism").
 	Par = "par"
 
+	// Drain is the fast path's librdkafka crossing: the lab's callback
+	// drain (rd_kafka_consume_callback_queue, never written) or
+	// drain=batchqueue (rd_kafka_consume_batch_queue, one message object
+	// per record), to measure one against the other.
+	Drain = "drain"
+	// PartFetch is a librdkafka cell's max.partition.fetch.bytes: the most
+	// a fetch response brings per partition (partfetch=4194304; the lab's
+	// setting, 1 MiB, is never written).
+	PartFetch = "partfetch"
+	// QueueMin is a librdkafka cell's queued.min.messages: how many
+	// messages per partition the client prefetches before it stops
+	// fetching, and so the most one crossing of the fast path's drain can
+	// move per partition (queuemin=1000000; the lab's 100000 is never
+	// written).
+	QueueMin = "queuemin"
+	// FetchWait is a librdkafka cell's fetch.wait.max.ms: how long a broker
+	// may hold a fetch for fetch.min.bytes (fetchwait=10ms; the lab's
+	// 500ms is never written).
+	FetchWait = "fetchwait"
+	// RdkStats is the interval at which a bounded librdkafka cell samples
+	// librdkafka's own statistics (statistics.interval.ms) and reports
+	// their queue depths and round trips (rdkstats=100ms).
+	RdkStats = "rdkstats"
+
 	// Wake is the interval at which a cell wakes its reader (a cancel of
 	// the Next under way), measuring how long the reader takes to return.
 	Wake = "wake"
@@ -73,6 +97,21 @@ const (
 	Fault = "fault"
 	// AA marks one side of an A/A calibration pair (aa=a, aa=b).
 	AA = "aa"
+)
+
+// The fast path's drains (Drain).
+const (
+	DrainCallback   = "callback"
+	DrainBatchQueue = "batchqueue"
+)
+
+// The lab's own librdkafka buffering (source's rdkBuffering, each at
+// librdkafka's default): a cell whose PartFetch, QueueMin or FetchWait
+// would be one of them has 0 there instead, so a name has one spelling.
+const (
+	LabPartFetch = 1 << 20
+	LabQueueMin  = 100_000
+	LabFetchWait = 500 * time.Millisecond
 )
 
 // Axes lists the axis keys in name order.
@@ -131,7 +170,7 @@ func Default(key string) string {
 
 // Keys lists every key a Cell's name can hold, in name order.
 func Keys() []string {
-	return append(Axes(), Wake, Pause, Discover, Ckpt, Commit, RescaleKey, Prof, Fault, AA)
+	return append(Axes(), Drain, PartFetch, QueueMin, FetchWait, RdkStats, Wake, Pause, Discover, Ckpt, Commit, RescaleKey, Prof, Fault, AA)
 }
 
 // Consume paths, from least to most native, then the references, which
@@ -369,6 +408,12 @@ func CountingPath(p string) bool {
 		return true
 	}
 	return false
+}
+
+// RdkPath reports whether a path reads with librdkafka: rowwise, shallow
+// and fast, the paths a librdkafka tuning or rdkstats part applies to.
+func RdkPath(p string) bool {
+	return p == PathRowwise || p == PathShallow || p == PathFast
 }
 
 // Formats lists the message formats in a fixed order.

@@ -50,6 +50,11 @@ func rungCell(s *Spec, e Entry, cl Cluster, topic, runDir string) rungargs.Cell 
 			rc.FaultSocket = f.FaultSocket()
 		}
 	}
+	if c.RdkStats > 0 && runDir != "" && !e.Warmup {
+		// a bounded rdkstats cell keeps its statistics beside the live
+		// cells' (results.StatsPath)
+		rc.Rep, rc.LiveDir = e.Rep, LiveDir(runDir)
+	}
 	if c.Live() {
 		rc.Topic = liveTopic(c, e.Rep)
 		rc.Records = s.topRecords(c)

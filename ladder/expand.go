@@ -2,6 +2,7 @@ package ladder
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 	"time"
 
@@ -104,20 +105,84 @@ func product(s *Spec) []cell.Cell {
 		if c.Mode != cell.ModeLive {
 			dss = []time.Duration{0}
 		}
+		tunes, stats := []cell.Cell{{}}, []time.Duration{0}
+		if cell.RdkPath(c.Path) {
+			tunes = rdkTunings(s, c.Path == cell.PathFast)
+			if !c.Live() && len(s.RdkStats) > 0 {
+				stats = s.RdkStats
+			}
+		}
 		for _, ck := range cks {
 			for _, cv := range ckptVariants(s, ck) {
 				for _, wk := range wks {
 					for _, ps := range pss {
 						for _, ds := range dss {
-							for _, pr := range profs {
-								c.Ckpt, c.Commit, c.Rescale, c.Wake, c.Pause, c.Discover, c.Prof = ck, cv.commit, cv.rescale, wk, ps, ds, pr
-								out = append(out, c)
+							for _, tu := range tunes {
+								for _, st := range stats {
+									for _, pr := range profs {
+										c.Ckpt, c.Commit, c.Rescale, c.Wake, c.Pause, c.Discover, c.Prof = ck, cv.commit, cv.rescale, wk, ps, ds, pr
+										c.Drain, c.PartFetch, c.QueueMin, c.FetchWait, c.RdkStats = tu.Drain, tu.PartFetch, tu.QueueMin, tu.FetchWait, st
+										out = append(out, c)
+									}
+								}
 							}
 						}
 					}
 				}
 			}
 		}
+	}
+	return out
+}
+
+// rdkTunings is the product of the spec's librdkafka tunings, drain
+// outermost (for the fast path only: the others poll), as cells holding
+// only those parts; the lab's own setting of each is 0 or "" (cell.Set's
+// rule).
+func rdkTunings(s *Spec, fast bool) []cell.Cell {
+	out := []cell.Cell{{}}
+	drains := s.Drain
+	if !fast {
+		drains = nil
+	}
+	for _, ax := range []struct {
+		key string
+		vs  []string
+	}{{cell.Drain, drains}, {cell.PartFetch, ints(s.PartFetch)}, {cell.QueueMin, ints(s.QueueMin)}, {cell.FetchWait, durs(s.FetchWait)}} {
+		if len(ax.vs) == 0 {
+			continue
+		}
+		var next []cell.Cell
+		for _, t := range out {
+			for _, v := range ax.vs {
+				if err := t.Set(ax.key, v); err != nil {
+					panic("ladder: a checked spec holds " + err.Error()) // checkRdkBounds let it through
+				}
+				next = append(next, t)
+			}
+		}
+		out = next
+	}
+	return out
+}
+
+func ints(ns []int) []string {
+	out := make([]string, len(ns))
+	for i, n := range ns {
+		out[i] = strconv.Itoa(n)
+	}
+	return out
+}
+
+// durs writes durations as a name does; 0 (off) is the lab's own
+// fetch.wait.max.ms.
+func durs(ds []time.Duration) []string {
+	out := make([]string, len(ds))
+	for i, d := range ds {
+		if d == 0 {
+			d = cell.LabFetchWait
+		}
+		out[i] = d.String()
 	}
 	return out
 }

@@ -72,6 +72,16 @@ const (
 	// pair, times warm-up and measured rounds): at a second each, a million
 	// is eleven days.
 	maxEntries = 1_000_000
+	// maxPartFetch, maxQueueMin and maxFetchWait are librdkafka's own
+	// ranges for max.partition.fetch.bytes, queued.min.messages and
+	// fetch.wait.max.ms (source/tuning.go refuses more); minRdkStats and
+	// maxRdkStats source's bounds on the statistics interval
+	// (Config.Stats, source/config.go).
+	maxPartFetch = 1_000_000_000
+	maxQueueMin  = 10_000_000
+	maxFetchWait = 300 * time.Second
+	minRdkStats  = 10 * time.Millisecond
+	maxRdkStats  = time.Hour
 )
 
 // killableFraction is the share of the corpus in which the checkpoint
@@ -147,6 +157,9 @@ func checkBounds(s *Spec) error {
 			return fieldErrorf(cell.Brokers, "%d is not positive", b)
 		}
 	}
+	if err := checkRdkBounds(s); err != nil {
+		return err
+	}
 	// A spec of live cells only has no corpus: records is 0 (checkLiveSpec).
 	minRecords := 1
 	if !s.hasBounded() {
@@ -215,15 +228,47 @@ func productSize(s *Spec) int {
 	}
 	n := 0
 	if s.hasBounded() {
-		n += times(base, max(1, len(s.Checkpoint)), max(1, len(s.CommitOffsets)), max(1, len(s.Rescale)), max(1, len(s.Wake)), max(1, len(s.Pause)))
+		n += times(base, max(1, len(s.Checkpoint)), max(1, len(s.CommitOffsets)), max(1, len(s.Rescale)), max(1, len(s.Wake)), max(1, len(s.Pause)), rdkTimes(s), max(1, len(s.RdkStats)))
 	}
 	if s.hasLive() {
-		n += times(base, len(s.Rate), len(s.Linger), max(1, len(s.Wake)), max(1, len(s.Pause)), max(1, len(s.Discover)))
+		n += times(base, len(s.Rate), len(s.Linger), max(1, len(s.Wake)), max(1, len(s.Pause)), max(1, len(s.Discover)), rdkTimes(s))
 	}
 	if s.hasMaxRate() {
 		n += times(base, len(s.Linger))
 	}
 	return min(n, maxCells+1)
+}
+
+// rdkTimes is how many librdkafka tunings each librdkafka cell takes
+// (at most: other paths take one), capped like productSize's factors.
+func rdkTimes(s *Spec) int {
+	return min(max(1, len(s.Drain))*max(1, len(s.PartFetch))*max(1, len(s.QueueMin))*max(1, len(s.FetchWait)), maxCells+1)
+}
+
+// checkRdkBounds holds the librdkafka tuning and rdkstats settings to
+// librdkafka's and source's ranges.
+func checkRdkBounds(s *Spec) error {
+	for _, n := range s.PartFetch {
+		if n < 1 || n > maxPartFetch {
+			return fieldErrorf(cell.PartFetch, "%d is out of librdkafka's 1..%d", n, maxPartFetch)
+		}
+	}
+	for _, n := range s.QueueMin {
+		if n < 1 || n > maxQueueMin {
+			return fieldErrorf(cell.QueueMin, "%d is out of librdkafka's 1..%d", n, maxQueueMin)
+		}
+	}
+	for _, d := range s.FetchWait {
+		if d < 0 || d > maxFetchWait || d%time.Millisecond != 0 {
+			return fieldErrorf(cell.FetchWait, "%v is not whole milliseconds up to %v (librdkafka's fetch.wait.max.ms)", d, maxFetchWait)
+		}
+	}
+	for _, d := range s.RdkStats {
+		if d != 0 && (d < minRdkStats || d > maxRdkStats || d%time.Millisecond != 0) {
+			return fieldErrorf(cell.RdkStats, "%v is not whole milliseconds from %v to %v (statistics.interval.ms)", d, minRdkStats, maxRdkStats)
+		}
+	}
+	return nil
 }
 
 // checkFailures refuses reader kills that could not be placed: without a
@@ -318,6 +363,8 @@ func checkCombinations(s *Spec, cells []cell.Cell) error {
 			return fieldErrorf(cell.Discover, "the records a discover cell writes to its added partitions carry no keys and no tombstones, but cell %s has keys or nulls", c.Name())
 		case c.Discover > 0 && 2*s.Partitions > cell.MaxPartitions:
 			return fieldErrorf(cell.Discover, "a discover cell doubles its topic's %d partitions, past the bound of %d", s.Partitions, cell.MaxPartitions)
+		case c.RdkStats > 0 && (c.Ckpt > 0 || cell.SpecialRead(c.Case)):
+			return fieldErrorf(cell.RdkStats, "rdkstats samples a plain bounded read (no checkpoint, no special case), but cell %s is not one; list off for it", c.Name())
 		case c.Pause > 0 && c.Wake > 0:
 			return fieldErrorf(cell.Pause, "a pause cell wakes its reader at its pause interval, but cell %s has a wake interval too", c.Name())
 		case c.Pause > 0 && (counting || c.Ckpt > 0 || c.Case != "" || c.MaxRate()):

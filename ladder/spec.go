@@ -96,6 +96,23 @@ type Spec struct {
 	// /discover=<interval> name part). Live cells of the Go paths only,
 	// without wake or pause, keys or tombstones.
 	Discover []time.Duration `json:"discover_ns,omitempty"`
+	// Drain lists the fast path's librdkafka crossings (callback, its own;
+	// batchqueue, rd_kafka_consume_batch_queue): a dimension of the fast
+	// cells only (a /drain=batchqueue name part).
+	Drain []string `json:"drain,omitempty"`
+	// PartFetch, QueueMin and FetchWait list librdkafka buffering settings
+	// (max.partition.fetch.bytes, queued.min.messages, fetch.wait.max.ms)
+	// the cells of the librdkafka paths (rowwise, shallow, fast) run
+	// with, each a dimension of those cells only (a /partfetch=,
+	// /queuemin=, /fetchwait= name part; the lab's own setting is no
+	// part). Every other path runs once with its own settings.
+	PartFetch []int           `json:"partfetch,omitempty"`
+	QueueMin  []int           `json:"queuemin,omitempty"`
+	FetchWait []time.Duration `json:"fetchwait_ns,omitempty"`
+	// RdkStats lists intervals at which bounded cells of the librdkafka
+	// paths sample librdkafka's statistics and report their queue depths,
+	// round trips and fetch sizes (0: off; a /rdkstats= name part).
+	RdkStats []time.Duration `json:"rdkstats_ns,omitempty"`
 	// CommitOffsets lists whether checkpointing cells commit each completed
 	// checkpoint's positions for a consumer group, as Flink's
 	// commit.offsets.on.checkpoint; [off, on] runs them both ways (a

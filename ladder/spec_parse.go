@@ -220,6 +220,16 @@ func (p *specParser) field(s *Spec, k, v *yaml.Node) error {
 		s.Pause, err = p.durations(f, v)
 	case cell.Discover:
 		s.Discover, err = p.durations(f, v)
+	case cell.Drain:
+		s.Drain, err = p.enumList(f, v, []string{cell.DrainCallback, cell.DrainBatchQueue})
+	case cell.PartFetch:
+		s.PartFetch, err = p.intOrList(f, v, maxPartFetch, "librdkafka's bound on max.partition.fetch.bytes")
+	case cell.QueueMin:
+		s.QueueMin, err = p.intOrList(f, v, maxQueueMin, "librdkafka's bound on queued.min.messages")
+	case cell.FetchWait:
+		s.FetchWait, err = p.durations(f, v)
+	case cell.RdkStats:
+		s.RdkStats, err = p.durations(f, v)
 	case "failures":
 		s.Failures, err = p.upTo(f, v, 0, maxFailures, "the checkpoint supervisor's bound")
 	case cell.Rate:
@@ -602,8 +612,8 @@ func (p *specParser) axisMapOf(f string, v *yaml.Node, negation bool) (map[strin
 	out := map[string]string{}
 	for i := 0; i+1 < len(v.Content); i += 2 {
 		k, val := v.Content[i], v.Content[i+1]
-		if !slices.Contains(cell.Axes(), k.Value) {
-			return nil, p.errAt(k, f, "unknown axis %q (want %s)", k.Value, strings.Join(cell.Axes(), ", "))
+		if !slices.Contains(cell.Axes(), k.Value) && !slices.Contains(rdkKeys, k.Value) {
+			return nil, p.errAt(k, f, "unknown axis %q (want %s)", k.Value, strings.Join(append(cell.Axes(), rdkKeys...), ", "))
 		}
 		if _, dup := out[k.Value]; dup {
 			return nil, p.errAt(k, f, "axis %q given twice", k.Value)
@@ -624,7 +634,27 @@ func (p *specParser) axisMapOf(f string, v *yaml.Node, negation bool) (map[strin
 	return out, nil
 }
 
+// rdkKeys are the librdkafka settings an axis map may name beside the
+// axes, so an exclusion can keep a tuning or rdkstats to some cells.
+var rdkKeys = []string{cell.Drain, cell.PartFetch, cell.QueueMin, cell.FetchWait, cell.RdkStats}
+
 func (p *specParser) axisValue(f, axis string, v *yaml.Node) (string, error) {
+	if slices.Contains(rdkKeys, axis) {
+		// as a cell's name writes it: the lab's own setting and off are
+		// no part ("")
+		s, err := p.scalar(f, v, "a value of "+axis+" or off")
+		if err != nil || s == "off" && axis != cell.Drain {
+			return "", err
+		}
+		var c cell.Cell
+		if d, derr := time.ParseDuration(s); derr == nil && (axis == cell.FetchWait || axis == cell.RdkStats) {
+			s = d.String()
+		}
+		if err := c.Set(axis, s); err != nil {
+			return "", p.errAt(v, f, "%v", err)
+		}
+		return c.Value(axis), nil
+	}
 	if known := cell.Values(axis); known != nil {
 		return p.enum(f, v, known)
 	}

@@ -61,6 +61,17 @@ const (
 	UnitWindowMs       = "window-ms"
 	UnitRecPerCrossing = "rec/crossing"
 
+	// librdkafka's own statistics over a bounded read of an rdkstats cell
+	// (ladder/rung/rdkstats.go, docs/metrics.md): the messages waiting in
+	// the client's queues for the reader (mean over the samples), the
+	// brokers' mean round trip, and the records and the kilobytes
+	// received per Fetch request. Descriptions, never judged.
+	UnitRdkFetchqMsgs   = "rdk-fetchq-msgs"
+	UnitRdkRttMs        = "rdk-rtt-ms"
+	UnitRdkRecPerFetch  = "rdk-rec/fetch"
+	UnitRdkKBPerFetch   = "rdk-KB/fetch"
+	UnitRdkStatsSamples = "rdk-samples"
+
 	// Parity cases: rows delivered (tombstones among them), and how long
 	// the read took to finish at its stop or to surface its failure.
 	UnitRec      = "rec"
@@ -184,10 +195,16 @@ var unitDirections = map[string]Direction{
 	UnitWindowMs:       Neutral,
 	UnitRecPerCrossing: Neutral,
 	UnitVerifyNsPerRec: Neutral,
-	UnitRec:            Neutral,
-	UnitNullRec:        Neutral,
-	UnitFinishMs:       LowerIsBetter,
-	UnitFailMs:         LowerIsBetter,
+
+	UnitRdkFetchqMsgs:   Neutral,
+	UnitRdkRttMs:        Neutral,
+	UnitRdkRecPerFetch:  Neutral,
+	UnitRdkKBPerFetch:   Neutral,
+	UnitRdkStatsSamples: Neutral,
+	UnitRec:             Neutral,
+	UnitNullRec:         Neutral,
+	UnitFinishMs:        LowerIsBetter,
+	UnitFailMs:          LowerIsBetter,
 
 	UnitE2EP50Ms:         LowerIsBetter,
 	UnitE2EP90Ms:         LowerIsBetter,

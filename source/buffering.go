@@ -2,10 +2,12 @@ package source
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/twmb/franz-go/pkg/kgo"
 
+	"github.com/fastpathlab/fplab/cell"
 	"github.com/fastpathlab/fplab/source/internal/drain"
 )
 
@@ -34,12 +36,12 @@ import (
 //     issued to every broker at once (MaxConcurrentFetches unbounded),
 //     and a broker's next fetch waits until its last one was polled.
 var rdkBuffering = map[string]string{
-	"queued.min.messages":        "100000",
+	"queued.min.messages":        strconv.Itoa(cell.LabQueueMin),
 	"queued.max.messages.kbytes": "65536",
 	"fetch.max.bytes":            "52428800",
-	"max.partition.fetch.bytes":  "1048576",
+	"max.partition.fetch.bytes":  strconv.Itoa(cell.LabPartFetch),
 	"fetch.min.bytes":            "1",
-	"fetch.wait.max.ms":          "500",
+	"fetch.wait.max.ms":          strconv.FormatInt(cell.LabFetchWait.Milliseconds(), 10),
 }
 
 // rdkBufferingKeys are the librdkafka settings read back: rdkBuffering's,

@@ -52,3 +52,54 @@ func TestBufferingReadBack(t *testing.T) {
 		}
 	}
 }
+
+// TestTuningReadBack opens every librdkafka path with a cell's tuning and
+// finds it in the running client's settings; franz, a value past
+// librdkafka's range and a property given twice are refused before any
+// client starts.
+func TestTuningReadBack(t *testing.T) {
+	tp := loadTopic(t, workloads.FormatJSON)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	tune := source.Tuning{PartitionFetchBytes: 262144, QueuedMinMessages: 5000, FetchWait: 10 * time.Millisecond}
+	for _, p := range []consume.Path{consume.PathRowwise, consume.PathShallow, consume.PathFast} {
+		cfg := tp.config(p, 64, memory.NewGoAllocator())
+		cfg.Tuning = tune
+		r, err := source.Open(ctx, cfg)
+		if err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		as, err := r.Assertions()
+		r.Close()
+		if err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		for _, w := range []string{"max.partition.fetch.bytes=262144", "queued.min.messages=5000", "fetch.wait.max.ms=10"} {
+			if !strings.Contains(as.Buffering, w) {
+				t.Errorf("%s: buffering %q, want %q in it", p, as.Buffering, w)
+			}
+		}
+	}
+	for _, bad := range []struct {
+		name string
+		edit func(*source.Config)
+		want string
+	}{
+		{"franz", func(c *source.Config) { c.Path = consume.PathFranz }, "not franz"},
+		{"past the range", func(c *source.Config) { c.Tuning.QueuedMinMessages = 20_000_000 }, "queued.min.messages must be 1..10000000"},
+		{"twice", func(c *source.Config) { c.Props = map[string]string{"fetch.wait.max.ms": "20"} }, `"fetch.wait.max.ms" is given twice`},
+		{"not whole ms", func(c *source.Config) { c.Tuning.FetchWait = 1500 * time.Microsecond }, "whole milliseconds"},
+		{"batch queue off fast", func(c *source.Config) { c.Path, c.Tuning.BatchQueue = consume.PathShallow, true }, "fast path's crossing"},
+	} {
+		cfg := tp.config(consume.PathFast, 64, memory.NewGoAllocator())
+		cfg.Tuning = tune
+		bad.edit(&cfg)
+		r, err := source.Open(ctx, cfg)
+		if err == nil {
+			r.Close()
+			t.Errorf("%s: opened", bad.name)
+		} else if !strings.Contains(err.Error(), bad.want) {
+			t.Errorf("%s: %v, want %q", bad.name, err, bad.want)
+		}
+	}
+}

@@ -108,6 +108,9 @@ type Config struct {
 	// read measures against a producer that writes continuously, so there
 	// too a quiet topic for this long is an error.
 	Timeout time.Duration
+	// Tuning overrides the lab's librdkafka buffering bounds (tuning.go);
+	// zero keeps them. librdkafka paths only.
+	Tuning Tuning
 	// Stats samples librdkafka's own statistics (statistics.interval.ms)
 	// every Stats, in whole milliseconds from 10 ms to 1 h, on the
 	// librdkafka paths (rowwise, shallow, fast; franz refuses it), and
@@ -179,6 +182,9 @@ func (c *Config) validate() error {
 	if err := c.validateStats(); err != nil {
 		return err
 	}
+	if err := c.Tuning.validate(c); err != nil {
+		return err
+	}
 	for k := range c.Props {
 		if _, fixed := fixedProps[k]; fixed {
 			return fmt.Errorf("client property %q is set by the lab and cannot be overridden", k)
@@ -245,6 +251,9 @@ func librdkafkaConfig(c *Config) map[string]string {
 		"isolation.level":          "read_committed",
 	}
 	for k, v := range rdkBuffering {
+		m[k] = v
+	}
+	for k, v := range c.Tuning.props() {
 		m[k] = v
 	}
 	if c.Stats > 0 {

@@ -62,6 +62,12 @@ func openFast(ctx context.Context, cfg *Config) (*fastReader, error) {
 		return nil, err
 	}
 	dr, err := drain.New(rdk.c, cfg.Batch, cfg.Keys)
+	if err == nil && cfg.Tuning.BatchQueue {
+		// at most a batch per crossing, as upstream's batch-queue drain
+		if err = dr.UseBatchQueue(cfg.Batch); err != nil {
+			dr.Close()
+		}
+	}
 	if err != nil {
 		col.Release()
 		rdk.close()
@@ -341,6 +347,10 @@ func (r *fastReader) Stats() consume.Stats { return r.rdk.stats.count(r.a.stats)
 func (r *fastReader) Assertions() (consume.Assertions, error) {
 	as, err := r.rdk.assertions()
 	as.Decoder = r.decoder
+	as.Drain = consume.DrainCallbackQueue
+	if r.dr.BatchQueue() {
+		as.Drain = consume.DrainBatchQueue
+	}
 	return as, err
 }
 

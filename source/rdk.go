@@ -56,6 +56,17 @@ func openRdk(cfg *Config) (*rdkConsumer, error) {
 		r.close()
 		return nil, err
 	}
+	if !cfg.Tuning.IsZero() {
+		// the cell claims these settings: hold the running client to them
+		buf, err := r.buffering()
+		if err == nil {
+			err = cfg.Tuning.check(buf)
+		}
+		if err != nil {
+			r.close()
+			return nil, err
+		}
+	}
 	if cfg.Stats > 0 {
 		// before setup assigns anything: the fast path's main queue is
 		// taken off the consumer queue while that holds no message

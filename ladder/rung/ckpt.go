@@ -51,7 +51,7 @@ func runReader(ctx context.Context, c *rungargs.Cell, mem *countingAllocator, t 
 		Path: consume.Path(c.Path), Bootstrap: c.Bootstrap, Props: c.Props, Topic: c.Topic,
 		Partitions: c.Partitions, Start: restored.Start, Stop: stop, Batch: c.Batch, CRC: c.CRC,
 		Keys: c.Keys, Decoder: c.Value(cell.Decoder), Codec: t.codec, Mem: mem, Timeout: StallTimeout(c.Timeout),
-		Group: c.Group,
+		Group: c.Group, Tuning: source.TuningOf(c.Cell),
 	}
 	// the harness first, then its memory (rss_linux.go)
 	v := t.verifier(c.Batch)

@@ -68,6 +68,13 @@ func checkPath(c *rungargs.Cell, st consume.Stats, as consume.Assertions) error 
 		if st.Polls != 0 {
 			return fmt.Errorf("path=fast called Poll %d times", st.Polls)
 		}
+		claim, want := cell.DrainCallback, consume.DrainCallbackQueue
+		if c.Drain == cell.DrainBatchQueue {
+			claim, want = cell.DrainBatchQueue, consume.DrainBatchQueue
+		}
+		if as.Drain != want {
+			return fmt.Errorf("cell claims drain=%s but the reader crosses with %q", claim, as.Drain)
+		}
 	case consume.PathRowwise, consume.PathShallow:
 		if st.Polls < st.Records || st.Crossings != 0 {
 			return fmt.Errorf("path=%s made %d polls and %d drains for %d records: not per-record Poll", c.Path, st.Polls, st.Crossings, st.Records)

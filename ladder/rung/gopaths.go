@@ -2,6 +2,7 @@ package rung
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"os"
 
@@ -70,8 +71,22 @@ func runGoPath(ctx context.Context, c *rungargs.Cell, b Build, w io.Writer) erro
 		return err
 	}
 	extra := [][2]string{{"client-buffering", m.asserts.Buffering}}
+	if m.asserts.Drain != "" {
+		extra = append(extra, [2]string{"client-drain", m.asserts.Drain})
+	}
 	if t.pick != nil {
 		extra = append(extra, [2]string{"stock-pick", t.pick.String()})
+	}
+	if m.rdk != nil {
+		// the cell claims librdkafka's statistics: without one it fails
+		if m.rdk.docs == 0 {
+			return fmt.Errorf("rdkstats=%v: no statistics document arrived during the read (%d dropped); a read this short needs a shorter interval", c.RdkStats, m.stats.StatsDropped)
+		}
+		line, err := m.rdk.write(c, m.stats)
+		if err != nil {
+			return err
+		}
+		extra = append(extra, line)
 	}
 	return WriteResult(w, c, b, m.asserts.Client, m.stats.Records, m.metrics(), extra...)
 }

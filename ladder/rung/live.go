@@ -104,7 +104,7 @@ func runTrial(ctx context.Context, c *rungargs.Cell, cl clusters.Cluster, t *tar
 		Path: consume.Path(c.Path), Bootstrap: c.Bootstrap, Props: c.Props, Topic: lc.Topic,
 		Partitions: c.Partitions, Batch: c.Batch, CRC: c.CRC, Keys: c.Keys, Decoder: c.Value(cell.Decoder),
 		Codec: t.codec, Mem: mem, Timeout: StallTimeout(c.Timeout), Live: true, Linger: c.Linger,
-		Discovery: c.Discover,
+		Discovery: c.Discover, Tuning: source.TuningOf(c.Cell),
 	}
 	tr.rdk = sampleStats(c, &cfg)
 	// the harness first, then its memory (rss_linux.go)

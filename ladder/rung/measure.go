@@ -37,6 +37,9 @@ type measurement struct {
 	mem      memSplit // the process's, the harness's and the path's (rss_linux.go)
 	fault    []results.Metric
 	wake     []results.Metric
+	// rdk holds an rdkstats cell's librdkafka statistics (nil otherwise);
+	// read once the reader is closed
+	rdk *rdkStats
 }
 
 // metrics are a plain cell's figures, in the order they are printed.
@@ -62,6 +65,9 @@ func (m *measurement) metrics() []results.Metric {
 		out = append(out, results.Metric{Value: recs / float64(st.NonEmpty), Unit: results.UnitRecPerCrossing})
 	}
 	out = append(out, m.wake...)
+	if m.rdk != nil {
+		out = append(out, m.rdk.sum.metrics()...)
+	}
 	return append(out, m.fault...)
 }
 
@@ -77,11 +83,13 @@ func measure(ctx context.Context, c *rungargs.Cell, mem *countingAllocator, t *t
 		return nil, err
 	}
 	t0 := time.Now()
-	r, err := source.Open(ctx, source.Config{
+	cfg := source.Config{
 		Path: consume.Path(c.Path), Bootstrap: c.Bootstrap, Props: c.Props, Topic: c.Topic,
 		Partitions: c.Partitions, Batch: c.Batch, CRC: c.CRC, Keys: c.Keys, Decoder: c.Value(cell.Decoder),
-		Codec: t.codec, Mem: mem, Timeout: StallTimeout(c.Timeout),
-	})
+		Codec: t.codec, Mem: mem, Timeout: StallTimeout(c.Timeout), Tuning: source.TuningOf(c.Cell),
+	}
+	rdk := sampleStats(c, &cfg)
+	r, err := source.Open(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -174,6 +182,7 @@ func measure(ctx context.Context, c *rungargs.Cell, mem *countingAllocator, t *t
 		mem:      split,
 		fault:    fault.metrics(),
 		wake:     woke,
+		rdk:      rdk,
 	}, nil
 }
 

@@ -24,25 +24,37 @@ func statsInterval(window time.Duration) time.Duration {
 	return min(max(window/10, 10*time.Millisecond), time.Second).Truncate(time.Millisecond)
 }
 
-// rdkStats keeps the statistics documents of one live read, one a line,
-// for results.StatsPath. source calls take from one goroutine, one call at
-// a time, never after the reader's Close: the buffer is read after it.
+// rdkStats keeps the statistics documents of one read, one a line, for
+// results.StatsPath, and folds them into a summary (rdksummary.go). source
+// calls take from one goroutine, one call at a time, never after the
+// reader's Close: the buffer and the summary are read after it.
 type rdkStats struct {
 	every time.Duration
 	buf   bytes.Buffer
+	sum   rdkSummary
 	docs  int
-	bad   int // documents that were not JSON (kept out)
+	bad   int // documents that were not statistics JSON (kept out)
 }
 
 // sampleStats sets cfg to sample librdkafka's statistics into a new
-// rdkStats when c is a measured live cell (it has a live directory) of a
-// librdkafka path; nil otherwise (franz, maxrate trials, a rung run by
-// hand), and cfg is left as it was.
+// rdkStats when c is a measured live cell (it has a live directory) or a
+// bounded rdkstats cell of a librdkafka path; nil otherwise (franz,
+// maxrate trials, a live rung run by hand), and cfg is left as it was. A
+// live cell samples at statsInterval of its window, a bounded one at its
+// rdkstats interval.
 func sampleStats(c *rungargs.Cell, cfg *source.Config) *rdkStats {
-	if c.LiveDir == "" || c.MaxRate() || consume.Path(c.Path) == consume.PathFranz {
+	if c.MaxRate() || consume.Path(c.Path) == consume.PathFranz {
 		return nil
 	}
-	s := &rdkStats{every: statsInterval(c.Duration)}
+	var s *rdkStats
+	switch {
+	case c.Live() && c.LiveDir != "":
+		s = &rdkStats{every: statsInterval(c.Duration)}
+	case !c.Live() && c.RdkStats > 0:
+		s = &rdkStats{every: c.RdkStats}
+	default:
+		return nil
+	}
 	cfg.Stats, cfg.OnStats = s.every, s.take
 	return s
 }
@@ -54,18 +66,27 @@ func (s *rdkStats) take(doc []byte) {
 		s.bad++
 		return
 	}
+	if err := s.sum.add(doc); err != nil {
+		s.buf.Truncate(n)
+		s.bad++
+		return
+	}
 	s.buf.WriteByte('\n')
 	s.docs++
 }
 
-// write keeps the documents in c's live directory and returns the
-// file-config line that names them, with the drops the source counted.
+// write keeps the documents in c's live directory (nowhere without one:
+// a rung run by hand) and returns the file-config line that names them,
+// with the drops the source counted.
 func (s *rdkStats) write(c *rungargs.Cell, st consume.Stats) ([2]string, error) {
-	path := results.StatsPath(c.LiveDir, c.Name(), c.Rep)
-	if err := os.WriteFile(path, s.buf.Bytes(), 0o644); err != nil {
-		return [2]string{}, fmt.Errorf("live: librdkafka statistics: %w", err)
+	line := fmt.Sprintf("%d documents every %v, not kept (no --live-dir)", s.docs, s.every)
+	if c.LiveDir != "" {
+		path := results.StatsPath(c.LiveDir, c.Name(), c.Rep)
+		if err := os.WriteFile(path, s.buf.Bytes(), 0o644); err != nil {
+			return [2]string{}, fmt.Errorf("rung: librdkafka statistics: %w", err)
+		}
+		line = fmt.Sprintf("%d documents every %v in %s/%s", s.docs, s.every, results.LiveDir, filepath.Base(path))
 	}
-	line := fmt.Sprintf("%d documents every %v in %s/%s", s.docs, s.every, results.LiveDir, filepath.Base(path))
 	if st.StatsDropped > 0 || s.bad > 0 {
 		line += fmt.Sprintf(" (%d dropped while the writer was busy, %d not JSON)", st.StatsDropped, s.bad)
 	}

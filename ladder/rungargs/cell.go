@@ -115,6 +115,9 @@ func (c *Cell) Args() []string {
 			opt(k, v)
 		}
 	}
+	for _, k := range []string{cell.Drain, cell.PartFetch, cell.QueueMin, cell.FetchWait, cell.RdkStats} {
+		opt(k, c.Value(k))
+	}
 	if c.Wake > 0 {
 		opt(cell.Wake, c.Wake.String())
 	}
@@ -159,6 +162,8 @@ func (c *Cell) Args() []string {
 	if c.Live() {
 		opt("live-warmup", c.Warmup.String())
 		opt("live-duration", c.Duration.String())
+	}
+	if c.Live() || c.RdkStats > 0 {
 		opt("live-dir", c.LiveDir)
 		opt("rep", fmt.Sprint(c.Rep))
 	}
@@ -239,6 +244,14 @@ func (c *Cell) Validate() error {
 		return fmt.Errorf("a broker kill cell cannot also checkpoint")
 	case c.Wake < 0:
 		return fmt.Errorf("wake must be >= 0, got %v", c.Wake)
+	case c.PartFetch < 0 || c.QueueMin < 0 || c.FetchWait < 0 || c.RdkStats < 0:
+		return fmt.Errorf("partfetch, queuemin, fetchwait and rdkstats must be >= 0")
+	case (c.PartFetch > 0 || c.QueueMin > 0 || c.FetchWait > 0 || c.RdkStats > 0) && !cell.RdkPath(c.Path):
+		return fmt.Errorf("partfetch, queuemin, fetchwait and rdkstats set librdkafka: path=%s does not read with it", c.Path)
+	case c.Drain != "" && c.Path != cell.PathFast:
+		return fmt.Errorf("drain=%s is the fast path's crossing: path=%s polls", c.Drain, c.Path)
+	case c.RdkStats > 0 && (c.Live() || c.Ckpt > 0 || c.Role != "" || cell.SpecialRead(c.Case)):
+		return fmt.Errorf("rdkstats=%v samples a plain bounded read (no live mode, checkpoint, role or special case)", c.RdkStats)
 	case c.Commit && (c.Ckpt <= 0 || cell.CountingPath(c.Path)):
 		return fmt.Errorf("commit=on commits completed checkpoints' positions: it needs a checkpointing cell of a Go path")
 	case c.Group != "" && (!c.Commit || c.Role != RoleReader):
@@ -280,8 +293,10 @@ func (c *Cell) validateLive() error {
 	}
 	if !c.Live() {
 		switch {
-		case c.Warmup != 0 || c.Duration != 0 || c.LiveDir != "" || c.T0 != 0:
-			return fmt.Errorf("--live-warmup, --live-duration, --live-dir and --t0 are for mode=%s cells", cell.ModeLive)
+		case c.Warmup != 0 || c.Duration != 0 || c.T0 != 0:
+			return fmt.Errorf("--live-warmup, --live-duration and --t0 are for mode=%s cells", cell.ModeLive)
+		case c.LiveDir != "" && c.RdkStats == 0:
+			return fmt.Errorf("--live-dir is for mode=%s cells and rdkstats cells", cell.ModeLive)
 		case c.Role == RoleProducer:
 			return fmt.Errorf("role %s is a mode=%s cell's", RoleProducer, cell.ModeLive)
 		}

@@ -54,7 +54,13 @@ func TestArgsRoundTrip(t *testing.T) {
 	rescaled.Role, rescaled.Subtasks = rungargs.RoleReader, 2
 	discovering := live
 	discovering.Discover = 100 * time.Millisecond
-	for _, c := range []rungargs.Cell{full(), small, kill, live, producer, maxrate, woken, bwoken, paused, committing, rescaling, rescaled, discovering} {
+	tuned := small
+	tuned.Drain = cell.DrainBatchQueue
+	tuned.Path, tuned.PartFetch, tuned.QueueMin, tuned.FetchWait = "fast", 262144, 1_000_000, 10*time.Millisecond
+	tuned.RdkStats, tuned.LiveDir, tuned.Rep = 100*time.Millisecond, "/run/live", 2
+	liveTuned := live
+	liveTuned.QueueMin = 5000
+	for _, c := range []rungargs.Cell{full(), small, kill, live, producer, maxrate, woken, bwoken, paused, committing, rescaling, rescaled, discovering, tuned, liveTuned} {
 		back, err := rungargs.Parse(c.Args(), io.Discard)
 		if err != nil {
 			t.Fatalf("Parse(%q): %v", c.Args(), err)

@@ -66,6 +66,11 @@ func Decode(args []string, usage io.Writer) (Cell, error) {
 		shape[k] = fs.String(k, cell.Default(k), usage)
 	}
 	fs.DurationVar(&c.Pause, cell.Pause, 0, "pause one partition in turn at this interval and resume it an interval later, measuring both (0: never)")
+	drainFlag := fs.String(cell.Drain, cell.DrainCallback, "path=fast: the librdkafka crossing, callback (rd_kafka_consume_callback_queue) or batchqueue (rd_kafka_consume_batch_queue)")
+	fs.IntVar(&c.PartFetch, cell.PartFetch, 0, "librdkafka paths: max.partition.fetch.bytes (0: the lab's 1 MiB)")
+	fs.IntVar(&c.QueueMin, cell.QueueMin, 0, "librdkafka paths: queued.min.messages (0: the lab's 100000)")
+	fs.DurationVar(&c.FetchWait, cell.FetchWait, 0, "librdkafka paths: fetch.wait.max.ms, whole milliseconds (0: the lab's 500ms)")
+	fs.DurationVar(&c.RdkStats, cell.RdkStats, 0, "bounded librdkafka cells: sample librdkafka's statistics at this interval and report them (0: off)")
 	fs.DurationVar(&c.Wake, cell.Wake, 0, "wake the reader (cancel the Next under way) at this interval and measure how long it takes to return (0: never)")
 	fs.DurationVar(&c.Ckpt, "checkpoint-interval", 0, "checkpoint barrier interval (0: checkpointing off)")
 	fs.StringVar(&c.Fault, cell.Fault, "", "fault=kill: a broker is killed and restarted mid-cell (needs --fault-socket)")
@@ -111,6 +116,19 @@ func Decode(args []string, usage io.Writer) (Cell, error) {
 		if err := c.Set(k, *shape[k]); err != nil {
 			return Cell{}, fmt.Errorf("--%w", err)
 		}
+	}
+	if err := c.Set(cell.Drain, *drainFlag); err != nil {
+		return Cell{}, fmt.Errorf("--%w", err)
+	}
+	// the lab's own buffering is no part of a name (cell.Set's rule)
+	if c.PartFetch == cell.LabPartFetch {
+		c.PartFetch = 0
+	}
+	if c.QueueMin == cell.LabQueueMin {
+		c.QueueMin = 0
+	}
+	if c.FetchWait == cell.LabFetchWait {
+		c.FetchWait = 0
 	}
 	switch {
 	case c.Mode == "" && (c.Rate != 0 || c.Linger != 0), c.Mode == cell.ModeLive && (c.Rate == 0 || c.Linger == 0):

@@ -88,7 +88,17 @@ type Assertions struct {
 	// ahead and buffers, as read back from the running client
 	// ("key=value ...").
 	Buffering string
+	// Drain is the librdkafka call a bulk-draining reader (fast) crosses
+	// with, DrainCallbackQueue or DrainBatchQueue; "" for the others.
+	Drain string
 }
+
+// Assertions.Drain of the fast path: its callback drain, or the
+// batch-queue drain a drain=batchqueue cell measures.
+const (
+	DrainCallbackQueue = "rd_kafka_consume_callback_queue"
+	DrainBatchQueue    = "rd_kafka_consume_batch_queue"
+)
 
 // DecoderLab is Assertions.Decoder of a reader running the lab's decoder,
 // DecoderNone that of a consume-only twin, which decodes nothing.

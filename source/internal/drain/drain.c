@@ -50,7 +50,17 @@ void fpl_drain_free(fpl_drain *d) {
 	free(d->knulls);
 	free(d->hbuf);
 	free(d->hends);
+	free(d->msgs);
 	free(d);
+}
+
+int fpl_drain_batchq(fpl_drain *d, size_t max) {
+	rd_kafka_message_t **m = realloc(d->msgs, max * sizeof *m);
+	if (!m)
+		return 0;
+	d->msgs = m;
+	d->maxmsgs = max;
+	return 1;
 }
 
 /* grow_array reallocates *p to n elements of size each; it leaves *p as it
@@ -256,8 +266,9 @@ void fpl_drain_take(rd_kafka_message_t *m, const rd_kafka_headers_t *hdrs, fpl_d
 	d->offs[d->n] = m->offset;
 	d->nulls[d->n] = m->payload == NULL;
 	d->n++;
-	/* the destination is full: the rest waits in the queue */
-	if (d->dst && !direct) {
+	/* the destination is full: the rest waits in the queue (a batch-queue
+	 * crossing has dequeued its messages already: they go to buf) */
+	if (d->dst && !direct && !d->msgs) {
 		d->yields++;
 		rd_kafka_yield(d->rk);
 	}
@@ -309,6 +320,21 @@ int fpl_drain_run(rd_kafka_queue_t *q, int timeout_ms, fpl_drain *d, unsigned ch
 	/* dst may be Go memory: C keeps no pointer to it past the call */
 	fpl_drain_aim(d, NULL, 0);
 	return r;
+}
+
+int fpl_drain_run_batch(rd_kafka_queue_t *q, int timeout_ms, fpl_drain *d, unsigned char *dst, size_t dcap) {
+	fpl_drain_reset(d);
+	fpl_drain_aim(d, dst, dcap);
+	ssize_t r = rd_kafka_consume_batch_queue(q, timeout_ms, d->msgs, d->maxmsgs);
+	for (ssize_t i = 0; i < r; i++) {
+		if (d->keys)
+			on_message_keyed(d->msgs[i], d);
+		else
+			on_message(d->msgs[i], d);
+		rd_kafka_message_destroy(d->msgs[i]);
+	}
+	fpl_drain_aim(d, NULL, 0);
+	return (int)r;
 }
 
 rd_kafka_conf_res_t fpl_conf_get(rd_kafka_t *rk, const char *name, char *dst, size_t size) {

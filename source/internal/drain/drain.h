@@ -93,6 +93,14 @@ typedef struct fpl_drain {
 	size_t dlen, dcap;
 	int split;
 	int yields;
+
+	/* A batch-queue drain (fpl_drain_batchq: msgs != NULL) crosses with
+	 * rd_kafka_consume_batch_queue instead: up to maxmsgs messages, each
+	 * handed back as its own rd_kafka_message_t, into msgs, then taken
+	 * one by one and destroyed. The whole call's messages are taken, so a
+	 * full destination does not yield: the rest goes to buf. */
+	rd_kafka_message_t **msgs;
+	size_t maxmsgs;
 } fpl_drain;
 
 /* Returns NULL if the initial buffers cannot be allocated. keys != 0 makes
@@ -105,6 +113,14 @@ void fpl_drain_free(fpl_drain *d);
  * rd_kafka_consume_callback_queue's result: the number of messages served
  * (EOF events and errors included), or -1. */
 int fpl_drain_run(rd_kafka_queue_t *q, int timeout_ms, fpl_drain *d, unsigned char *dst, size_t dcap);
+/* Makes d a batch-queue drain of up to max messages per crossing; 0 if
+ * the array cannot be allocated. */
+int fpl_drain_batchq(fpl_drain *d, size_t max);
+/* One crossing of a batch-queue drain: rd_kafka_consume_batch_queue for up
+ * to timeout_ms and d->maxmsgs messages, each taken (fpl_drain_take) and
+ * destroyed. Returns its result: messages (EOF events and errors
+ * included), or -1. */
+int fpl_drain_run_batch(rd_kafka_queue_t *q, int timeout_ms, fpl_drain *d, unsigned char *dst, size_t dcap);
 /* What fpl_drain_run does with one message, given its headers (NULL:
  * none; read only by a keyed drain): exposed so the drain's bookkeeping is
  * testable without a broker. */

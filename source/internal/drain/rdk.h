@@ -41,6 +41,9 @@ rd_kafka_conf_res_t rd_kafka_conf_get(const rd_kafka_conf_t *conf, const char *n
 rd_kafka_queue_t *rd_kafka_queue_get_consumer(rd_kafka_t *rk);
 void rd_kafka_queue_destroy(rd_kafka_queue_t *rkqu);
 void rd_kafka_yield(rd_kafka_t *rk);
+ssize_t rd_kafka_consume_batch_queue(rd_kafka_queue_t *rkqu, int timeout_ms, rd_kafka_message_t **rkmessages,
+                                     size_t rkmessages_size);
+void rd_kafka_message_destroy(rd_kafka_message_t *rkmessage);
 int rd_kafka_consume_callback_queue(rd_kafka_queue_t *rkqu, int timeout_ms,
                                     void (*consume_cb)(rd_kafka_message_t *rkmessage, void *commit_opaque),
                                     void *commit_opaque);
