@@ -61,7 +61,7 @@ func TestParseErrors(t *testing.T) {
 		{"fast/decoder=", `headline "fast/decoder=": denominator "decoder=" is not key=value`},
 		{"ckpt=1/ckpt=off", `headline "ckpt=1/ckpt=off": numerator ckpt=1 is not a positive duration`},
 		{"aa=a/aa=b", `headline "aa=a/aa=b": numerator aa: A/A cells calibrate the noise floor; they are no point to compare`},
-		{"fast/flink by formats", `headline "fast/flink by formats": by "formats": no such axis (want path, format, batch, brokers, alloc, crc, cluster, compression, size, keys, nulls, txn, case, decoder, mode, rate, linger, par, wake, pause, discover, ckpt, commit, rescale, prof, fault)`},
+		{"fast/flink by formats", `headline "fast/flink by formats": by "formats": no such axis (want path, format, batch, brokers, alloc, crc, cluster, compression, size, keys, nulls, txn, case, decoder, mode, rate, linger, par, drain, partfetch, queuemin, fetchwait, rdkstats, wake, pause, discover, ckpt, commit, rescale, prof, fault)`},
 		{"fast/flink by format cluster", `headline "fast/flink by format cluster": by "format cluster": separate items with commas`},
 		{"fast/flink by format,", `headline "fast/flink by format,": by "format,": an empty item (a stray comma?)`},
 		{"fast/flink by", `headline "fast/flink by": "by" names nothing`},
