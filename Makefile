@@ -16,7 +16,7 @@ include java/Makefile.inc
 include arm64.mk
 include results/changepoint/Makefile.inc
 
-.PHONY: all build build-go build-mimalloc2 build-mimalloc3 test vet bench-smoke bench-ladder bench-paths bench-kafka-smoke bench-parity bench-references bench-references-quote bench-speed speed-baseline bench-live clean
+.PHONY: all build build-go build-mimalloc2 build-mimalloc3 test vet bench-smoke bench-ladder bench-paths bench-kafka-smoke bench-parity bench-references bench-references-quote bench-speed speed-baseline bench-client bench-live clean
 
 all: build
 
@@ -139,6 +139,12 @@ speed-baseline: build
 # against warm and cold Flink and the steady Java consumer on real Kafka.
 bench-references-quote: build kafka-dist java-refs
 	FPLAB_KAFKA_DIST=$(KAFKA_DIST) FPLAB_JAVA_REFS=$(JAVA_REFS_JAR) bin/fplab ladder --spec ladder/specs/references-quote.yaml
+
+# What the librdkafka client costs the fast path (docs/results-log.md,
+# "What the librdkafka client costs"): the twin over the prefetch bounds and
+# the crossing, with librdkafka's statistics, beside franz and java.
+bench-client: build-go kafka-dist java-refs
+	FPLAB_KAFKA_DIST=$(KAFKA_DIST) FPLAB_JAVA_REFS=$(JAVA_REFS_JAR) bin/fplab ladder --spec ladder/specs/client.yaml
 
 # The parity matrix (docs/parity.md): every path on every case, on kfake,
 # then on real Kafka (transactions, DeleteRecords, ACLs).
