@@ -10,7 +10,7 @@ import (
 // lab's own queuemin and drain as no part) the exclusions leave, franz
 // runs once with its own settings.
 func TestRdkTuningExpands(t *testing.T) {
-	s, err := ParseSpec("x.yaml", []byte(`path: [fast, franz]
+	s, names := expandNames(t, `path: [fast, franz]
 format: [raw]
 batch: [8192]
 brokers: [3]
@@ -28,18 +28,7 @@ exclude:
   - {drain: batchqueue, partfetch: 4194304}
   - {drain: batchqueue, queuemin: 1000000}
   - {drain: batchqueue, rdkstats: "off"}
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cells, err := Expand(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, c := range cells {
-		names = append(names, c.Name())
-	}
+`)
 	const base = "format=raw/batch=8192/brokers=3/alloc=go/crc=off"
 	want := []string{}
 	for _, pf := range []string{"262144", "4194304"} {
@@ -55,8 +44,8 @@ exclude:
 	if !slices.Equal(names, want) {
 		t.Errorf("cells:\n%v\nwant:\n%v", names, want)
 	}
-	if n := productSize(s); n < len(cells) {
-		t.Errorf("productSize %d under the %d cells expanded", n, len(cells))
+	if n := productSize(s); n < len(names) {
+		t.Errorf("productSize %d under the %d cells expanded", n, len(names))
 	}
 }
 
@@ -64,7 +53,7 @@ exclude:
 // sweep keeps its statistics or its tunings to some cells; the lab's own
 // setting and off match the cells without the part.
 func TestRdkExclusions(t *testing.T) {
-	s, err := ParseSpec("x.yaml", []byte(`path: [fast]
+	_, names := expandNames(t, `path: [fast]
 format: [raw]
 batch: [8192]
 brokers: [3]
@@ -81,18 +70,7 @@ exclude:
   - {decoder: lab, queuemin: 10000}
   - {decoder: lab, rdkstats: 0.1s}
   - {decoder: none, queuemin: 100000, rdkstats: "off"}
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cells, err := Expand(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, c := range cells {
-		names = append(names, c.Name())
-	}
+`)
 	const base = "path=fast/format=raw/batch=8192/brokers=3/alloc=go/crc=off"
 	want := []string{
 		base,
@@ -103,4 +81,22 @@ exclude:
 	if !slices.Equal(names, want) {
 		t.Errorf("cells:\n%v\nwant:\n%v", names, want)
 	}
+}
+
+// expandNames parses a spec and expands it into its cells' names.
+func expandNames(t *testing.T, src string) (*Spec, []string) {
+	t.Helper()
+	s, err := ParseSpec("x.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cells, err := Expand(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := make([]string, len(cells))
+	for i, c := range cells {
+		names[i] = c.Name()
+	}
+	return s, names
 }
