@@ -34,15 +34,7 @@ func TestBufferingReadBack(t *testing.T) {
 				cfg.Props = map[string]string{"queued.max.messages.kbytes": "16384"}
 				want = []string{"queued.max.messages.kbytes=16384", "fetch.max.bytes=52428800"}
 			}
-			r, err := source.Open(ctx, cfg)
-			if err != nil {
-				t.Fatalf("%s: %v", p, err)
-			}
-			as, err := r.Assertions()
-			r.Close()
-			if err != nil {
-				t.Fatalf("%s: %v", p, err)
-			}
+			as := openAssertions(ctx, t, cfg)
 			t.Logf("%s (override %v): %s", p, override, as.Buffering)
 			for _, w := range want {
 				if !strings.Contains(as.Buffering, w) {
@@ -65,15 +57,7 @@ func TestTuningReadBack(t *testing.T) {
 	for _, p := range []consume.Path{consume.PathRowwise, consume.PathShallow, consume.PathFast} {
 		cfg := tp.config(p, 64, memory.NewGoAllocator())
 		cfg.Tuning = tune
-		r, err := source.Open(ctx, cfg)
-		if err != nil {
-			t.Fatalf("%s: %v", p, err)
-		}
-		as, err := r.Assertions()
-		r.Close()
-		if err != nil {
-			t.Fatalf("%s: %v", p, err)
-		}
+		as := openAssertions(ctx, t, cfg)
 		for _, w := range []string{"max.partition.fetch.bytes=262144", "queued.min.messages=5000", "fetch.wait.max.ms=10"} {
 			if !strings.Contains(as.Buffering, w) {
 				t.Errorf("%s: buffering %q, want %q in it", p, as.Buffering, w)
@@ -102,4 +86,20 @@ func TestTuningReadBack(t *testing.T) {
 			t.Errorf("%s: %v, want %q", bad.name, err, bad.want)
 		}
 	}
+}
+
+// openAssertions opens a reader with cfg and returns what its client runs
+// with, closing it again.
+func openAssertions(ctx context.Context, t *testing.T, cfg source.Config) consume.Assertions {
+	t.Helper()
+	r, err := source.Open(ctx, cfg)
+	if err != nil {
+		t.Fatalf("%s: %v", cfg.Path, err)
+	}
+	defer r.Close()
+	as, err := r.Assertions()
+	if err != nil {
+		t.Fatalf("%s: %v", cfg.Path, err)
+	}
+	return as
 }

@@ -26,9 +26,7 @@ func historyBackfill(ctx context.Context, store string, args []string, stdout, s
 	var specs listflag.Strings
 	fs.Var(&specs, "spec", "a spec to run at each commit (repeatable)")
 	last := fs.Int("last", 0, "the last N commits of HEAD's first-parent line (instead of COMMIT...)")
-	target := fs.String("target", "build", "the make target that builds a commit's binaries")
-	cache := fs.String("cache", "results/cache/bisect", "where the commits' worktrees are built and kept")
-	root := fs.String("root", "results/runs", "where the runs go")
+	wf := addWorktreeFlags(fs, "build", "the make target that builds a commit's binaries")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -52,7 +50,7 @@ func historyBackfill(ctx context.Context, store string, args []string, stdout, s
 		return err
 	}
 	defer s.Close()
-	w := bisect.Worktrees{Repo: ".", Dir: *cache, Target: *target}
+	w := wf.worktrees()
 	var failed []string
 	for _, c := range commits {
 		for i, spec := range specs {
@@ -66,7 +64,7 @@ func historyBackfill(ctx context.Context, store string, args []string, stdout, s
 			if err != nil {
 				return err
 			}
-			dir, runErr := bisect.Ladder{Spec: spec, Root: *root}.Start(ctx, wt)
+			dir, runErr := bisect.Ladder{Spec: spec, Root: *wf.root}.Start(ctx, wt)
 			if runErr != nil {
 				failed = append(failed, fmt.Sprintf("%.12s %s: %v", c, names[i], runErr))
 				fmt.Fprintf(stderr, "%.12s %s: %v\n", c, names[i], runErr)

@@ -19,11 +19,9 @@ func historyBisect(ctx context.Context, store string, args []string, stdout, std
 	spec := fs.String("spec", "", "the spec every commit runs (it must hold the cell; 5 repetitions or more)")
 	cellName := fs.String("cell", "", "the cell whose figure moved")
 	unit := fs.String("unit", results.UnitRecPerSec, "the unit")
-	target := fs.String("target", "build-go", "the make target that builds a commit's binaries (build for every allocator)")
-	cache := fs.String("cache", "results/cache/bisect", "where the commits' worktrees are built and kept")
-	root := fs.String("root", "results/runs", "where the runs go")
+	wt := addWorktreeFlags(fs, "build-go", "the make target that builds a commit's binaries (build for every allocator)")
 	maxRuns := fs.Int("max-runs", 3, "runs of one commit before it is called unresolved")
-	minChange := fs.Float64("min-change", 0.01, "the least relative change that counts where the runs' A/A floors are lower")
+	minChange := addMinChange(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -32,8 +30,9 @@ func historyBisect(ctx context.Context, store string, args []string, stdout, std
 		return errors.New("usage: fplab history bisect --spec S --cell C [--unit U] GOOD BAD")
 	case *maxRuns < 1:
 		return fmt.Errorf("--max-runs %d: want at least 1", *maxRuns)
-	case !(*minChange >= 0 && *minChange < 10):
-		return fmt.Errorf("--min-change %v: want a relative change in [0, 10)", *minChange)
+	}
+	if err := checkMinChange(*minChange); err != nil {
+		return err
 	}
 	if _, err := os.Stat(*spec); err != nil {
 		return fmt.Errorf("--spec: %w", err)
@@ -57,8 +56,8 @@ func historyBisect(ctx context.Context, store string, args []string, stdout, std
 	}
 	fmt.Fprintf(stderr, "bisect: %d commits from %.12s to %.12s\n", len(commits), commits[0], commits[len(commits)-1])
 	measure := bisect.Measurer(
-		bisect.Worktrees{Repo: ".", Dir: *cache, Target: *target},
-		bisect.Ladder{Spec: *spec, Root: *root, Cell: *cellName, Unit: *unit},
+		wt.worktrees(),
+		bisect.Ladder{Spec: *spec, Root: *wt.root, Cell: *cellName, Unit: *unit},
 		keep)
 	res, err := bisect.Search(ctx, commits, measure, bisect.Options{
 		MinChange: *minChange, MaxRuns: *maxRuns,

@@ -12,7 +12,6 @@ import (
 
 	"github.com/fastpathlab/fplab/report/site"
 	"github.com/fastpathlab/fplab/results"
-	"github.com/fastpathlab/fplab/results/changepoint"
 	"github.com/fastpathlab/fplab/results/history"
 )
 
@@ -157,9 +156,7 @@ func historySeries(ctx context.Context, store string, args []string, stdout, std
 	if *cellName == "" || fs.NArg() != 0 {
 		return errors.New(historyUsage)
 	}
-	if *host == "" {
-		*host = results.HostFingerprint().Key()
-	}
+	*host = hostKey(*host)
 	s, err := history.Open(ctx, store)
 	if err != nil {
 		return err
@@ -182,29 +179,23 @@ func historyChanges(ctx context.Context, store string, args []string, stdout, st
 	cellName := fs.String("cell", "", "one cell (default: every cell)")
 	unit := fs.String("unit", "", "the cell's unit (with --cell; default rec/s)")
 	host := fs.String("host", "", "the host's fingerprint key (default: this host's)")
-	maxP := fs.Float64("max-p", 0.001, "the p-value a change must be below")
-	minChange := fs.Float64("min-change", 0.01, "the least relative change reported where the runs' A/A floors are lower (a unit no A/A pair reports has none)")
+	cf := addChangeFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if !(*maxP > 0 && *maxP < 1) {
-		return fmt.Errorf("--max-p %v: want a p-value in (0, 1)", *maxP)
-	}
-	if !(*minChange >= 0 && *minChange < 10) {
-		return fmt.Errorf("--min-change %v: want a relative change in [0, 10)", *minChange)
+	opt, err := cf.options()
+	if err != nil {
+		return err
 	}
 	if fs.NArg() != 0 || (*unit != "" && *cellName == "") {
 		return errors.New(historyUsage)
 	}
-	if *host == "" {
-		*host = results.HostFingerprint().Key()
-	}
+	*host = hostKey(*host)
 	s, err := history.Open(ctx, store)
 	if err != nil {
 		return err
 	}
 	defer s.Close()
-	opt := changepoint.Options{MaxP: *maxP, MinMagnitude: *minChange}
 	var cs []history.Change
 	if *cellName != "" {
 		if *unit == "" {
@@ -228,13 +219,16 @@ func historyChanges(ctx context.Context, store string, args []string, stdout, st
 func historySite(ctx context.Context, store string, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("history site", stderr)
 	runs := fs.String("runs", "results/runs", "where the run directories are, for their reports")
-	maxP := fs.Float64("max-p", 0.001, "the p-value a change must be below")
-	minChange := fs.Float64("min-change", 0.01, "the least relative change reported where the runs' A/A floors are lower")
+	cf := addChangeFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
 		return errors.New("usage: fplab history site [--runs DIR] DIR")
+	}
+	opt, err := cf.options()
+	if err != nil {
+		return err
 	}
 	s, err := history.Open(ctx, store)
 	if err != nil {
@@ -242,7 +236,7 @@ func historySite(ctx context.Context, store string, args []string, stdout, stder
 	}
 	defer s.Close()
 	sum, err := site.Build(ctx, s, site.Options{Dir: fs.Arg(0), RunRoots: []string{*runs},
-		Changes: changepoint.Options{MaxP: *maxP, MinMagnitude: *minChange}})
+		Changes: opt})
 	if err != nil {
 		return err
 	}
