@@ -35,15 +35,32 @@ func CRC32CName(impl string, size int) string {
 
 // DecodeName is the row name of a decode micro-benchmark of format by
 // route lib (the lab's decoder or a stock library) on records scaled to
-// size bytes (the spec's size axis); the natural ~100 B records (size 0 or
-// 100) add no size part, as a cell at the default size adds none.
-func DecodeName(format, lib string, size int) string {
+// size bytes (the spec's size axis), its batches from allocator mem
+// (DecodeMems); the natural ~100 B records (size 0 or 100) add no size
+// part, as a cell at the default size adds none, and Go's allocator ("" or
+// "go", what every decode row was measured with before the pool) adds no
+// mem part.
+func DecodeName(format, lib string, size int, mem string) string {
 	parts := []Part{{Micro, MicroDecode}, {Format, format}, {"lib", lib}}
 	if size != 0 && size != 100 {
 		parts = append(parts, Part{Size, strconv.Itoa(size)})
 	}
+	if mem != "" && mem != DecodeMemGo {
+		parts = append(parts, Part{"mem", mem})
+	}
 	return join(parts...)
 }
+
+// The allocators a decode micro-benchmark can build its batches from: Go's
+// alone (every batch fresh, zeroed memory) or the consume paths' pool over
+// it (workloads/recycle: a released batch's buffers go to the next).
+const (
+	DecodeMemGo   = "go"
+	DecodeMemPool = "pool"
+)
+
+// DecodeMems lists the decode micro-benchmark's allocators.
+func DecodeMems() []string { return []string{DecodeMemGo, DecodeMemPool} }
 
 func join(parts ...Part) string {
 	b := make([]byte, 0, 64)

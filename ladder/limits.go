@@ -3,6 +3,7 @@ package ladder
 import (
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/fastpathlab/fplab/cell"
@@ -108,6 +109,9 @@ func checkSpec(s *Spec) error {
 		return err
 	}
 	if err := checkFailures(s); err != nil {
+		return err
+	}
+	if err := checkDecodeMem(s); err != nil {
 		return err
 	}
 	cells, err := Expand(s)
@@ -274,6 +278,20 @@ func checkRdkBounds(s *Spec) error {
 // checkFailures refuses reader kills that could not be placed: without a
 // checkpointing cell nothing restores a killed reader, and the supervisor
 // draws distinct positions from the first 9/10 of the corpus.
+// checkDecodeMem refuses decode_mem without the decode micro-benchmark it
+// configures, and values a hand-built spec could hold.
+func checkDecodeMem(s *Spec) error {
+	if len(s.DecodeMem) > 0 && !slices.Contains(s.Micro, cell.MicroDecode) {
+		return fieldErrorf("decode_mem", "configures the decode micro-benchmark, which the spec does not run (add micro: [decode])")
+	}
+	for _, m := range s.DecodeMem {
+		if !slices.Contains(cell.DecodeMems(), m) {
+			return fieldErrorf("decode_mem", "unknown allocator %q (want %s)", m, strings.Join(cell.DecodeMems(), ", "))
+		}
+	}
+	return nil
+}
+
 func checkFailures(s *Spec) error {
 	if s.Failures == 0 {
 		return nil

@@ -31,7 +31,9 @@ import (
 //     corpus records decoded into Arrow batches of 8192 rows, each batch
 //     verified against the corpus; units dec-ns/rec, dec-rec/s,
 //     dec-cpu-ns/rec (CPU time of every thread), dec-B/rec and
-//     dec-allocs/rec.
+//     dec-allocs/rec. The batches come from Go's allocator, or with
+//     decode_mem: [go, pool] also from the paths' recycling pool over it
+//     (rows named .../mem=pool).
 //
 // The benchmark names and row names are cell's (cell.Micros,
 // cell.CrossThreadName, ...).
@@ -70,15 +72,23 @@ func microRuns(s *Spec) []microRun {
 			if len(sizes) == 0 {
 				sizes = []string{"100"}
 			}
-			for _, sz := range sizes {
-				size, _ := strconv.Atoi(sz) // the spec's size axis, validated
-				for _, f := range s.Format {
-					for _, lib := range stock.Libs(workloads.Format(f)) {
-						out = append(out, microRun{alloc: "go",
-							args: []string{"micro", "--bench", m, "--format", f, "--lib", lib,
+			mems := s.DecodeMem
+			if len(mems) == 0 {
+				mems = []string{cell.DecodeMemGo}
+			}
+			for _, mem := range mems {
+				for _, sz := range sizes {
+					size, _ := strconv.Atoi(sz) // the spec's size axis, validated
+					for _, f := range s.Format {
+						for _, lib := range stock.Libs(workloads.Format(f)) {
+							args := []string{"micro", "--bench", m, "--format", f, "--lib", lib,
 								"--schema", s.Schema, "--seed", strconv.FormatUint(s.Seed, 10),
-								"--value-size", strconv.Itoa(size)},
-							name: cell.DecodeName(f, lib, size)})
+								"--value-size", strconv.Itoa(size)}
+							if mem != cell.DecodeMemGo {
+								args = append(args, "--mem", mem)
+							}
+							out = append(out, microRun{alloc: "go", args: args, name: cell.DecodeName(f, lib, size, mem)})
+						}
 					}
 				}
 			}

@@ -51,6 +51,24 @@ func TestMicroRunsDecodeSizes(t *testing.T) {
 	}
 }
 
+// TestMicroRunsDecodeMem: decode_mem runs every route on each allocator,
+// the pool's rows named mem=pool and passed --mem pool; Go's rows keep the
+// names they had before the pool.
+func TestMicroRunsDecodeMem(t *testing.T) {
+	s := &Spec{Format: []string{"csv"}, Micro: []string{cell.MicroDecode}, DecodeMem: []string{"go", "pool"}, Schema: "bid", Seed: 1}
+	var got []string
+	for _, m := range microRuns(s) {
+		got = append(got, m.name+" | "+strings.Join(m.args[len(m.args)-2:], " "))
+	}
+	want := "micro=decode/format=csv/lib=lab | --value-size 100\n" +
+		"micro=decode/format=csv/lib=arrow-csv | --value-size 100\n" +
+		"micro=decode/format=csv/lib=lab/mem=pool | --mem pool\n" +
+		"micro=decode/format=csv/lib=arrow-csv/mem=pool | --mem pool"
+	if g := strings.Join(got, "\n"); g != want {
+		t.Errorf("micro runs:\n%s\nwant:\n%s", g, want)
+	}
+}
+
 // TestMicroSpecDecode: a spec may ask for micro: [decode], and the shipped
 // decoders spec does, for every format with stock routes.
 func TestMicroSpecDecode(t *testing.T) {
@@ -100,7 +118,7 @@ func TestSpeedSpec(t *testing.T) {
 	for _, f := range []string{"json", "avro", "protobuf"} {
 		for _, size := range []int{100, 1024} {
 			for _, lib := range []string{"lab", map[string]string{"json": "sonic", "avro": "hamba", "protobuf": "vtprotobuf"}[f]} {
-				if n := cell.DecodeName(f, lib, size); !runs[n] {
+				if n := cell.DecodeName(f, lib, size, ""); !runs[n] {
 					t.Errorf("speed.yaml does not run %s", n)
 				}
 			}

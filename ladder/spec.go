@@ -148,6 +148,11 @@ type Spec struct {
 	// Micro lists micro-benchmarks run after the cells (micro.go).
 	Micro []string `json:"micro,omitempty"`
 
+	// DecodeMem lists the allocators the decode micro-benchmark builds its
+	// batches from (cell.DecodeMems); empty means [go]. It needs micro:
+	// [decode].
+	DecodeMem []string `json:"decode_mem,omitempty"`
+
 	// BrokerKill selects the cells (every cell matching all its axis values)
 	// in which one broker of a cluster=kafka cluster of 3+ brokers is killed
 	// and restarted mid-cell (docs/kafka.md); empty: none.

@@ -256,6 +256,8 @@ func (p *specParser) field(s *Spec, k, v *yaml.Node) error {
 		s.Profile, err = p.onOffs(f, v)
 	case "micro":
 		s.Micro, err = p.enumList(f, v, cell.Micros())
+	case "decode_mem":
+		s.DecodeMem, err = p.enumList(f, v, cell.DecodeMems())
 	case "broker_kill":
 		s.BrokerKill, err = p.axisMap(f, v)
 	default:

@@ -7,8 +7,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/fastpathlab/fplab/source/consume"
-	"github.com/fastpathlab/fplab/source/internal/recycle"
 	"github.com/fastpathlab/fplab/workloads"
+	"github.com/fastpathlab/fplab/workloads/recycle"
 	"github.com/fastpathlab/fplab/workloads/stock"
 )
 

@@ -29,6 +29,7 @@ func runMicro(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	schema := fs.String("schema", stock.DefaultSchema, "decode: record schema")
 	records := fs.Int("records", stock.DefaultRecords, "decode: corpus records, decoded in batches of 8192")
 	seed := fs.Uint64("seed", 42, "decode: corpus seed")
+	mem := fs.String("mem", stock.MemGo, "decode: the batches' allocator, pool (the paths' recycling pool over Go's) or go (Go's alone, every batch fresh)")
 	valueSize := fs.Int("value-size", 100, "decode: bytes per record (the records' extra column padded, workloads.ValueSize; 100 is the natural size)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -83,7 +84,7 @@ func runMicro(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return fmt.Errorf("--value-size must be > 0, got %d", *valueSize)
 		}
 		rs, err := stock.Measure(ctx, stock.Options{Formats: []workloads.Format{f}, Libs: []string{*lib},
-			Schema: *schema, Records: *records, Seed: *seed, Size: *valueSize})
+			Schema: *schema, Records: *records, Seed: *seed, Size: *valueSize, Mem: *mem})
 		if err != nil {
 			return err
 		}

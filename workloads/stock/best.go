@@ -80,6 +80,7 @@ func Best(ctx context.Context, f workloads.Format, schema string) (Pick, error) 
 		res, err := Measure(ctx, Options{
 			Formats: []workloads.Format{f}, Libs: order, Schema: schema,
 			Records: pickRecords, Seed: uint64(round + 1), MinTime: pickMinTime,
+			Mem: MemPool, // as the paths build their batches
 		})
 		if err != nil {
 			return Pick{}, fmt.Errorf("stock: measuring the %s routes: %w", f, err)

@@ -12,11 +12,24 @@ import (
 
 	"github.com/fastpathlab/fplab/cell"
 	"github.com/fastpathlab/fplab/workloads"
+	"github.com/fastpathlab/fplab/workloads/recycle"
 )
 
 // BatchRows is the rows per Arrow batch Measure cuts, as the consume
 // paths do at batch=8192.
 const BatchRows = 8192
+
+// The allocators Measure can give the routes (Options.Mem): MemGo is Go's
+// allocator alone, every batch fresh, zeroed memory; MemPool is the
+// consume paths' own, a workloads/recycle pool over Go's allocator that
+// hands a released batch's buffers to the next batch. A lab decoder takes
+// a pooled buffer unzeroed where it writes every byte it reads
+// (workloads.Columnar); the stock routes' Arrow builders take theirs
+// zeroed.
+const (
+	MemGo   = cell.DecodeMemGo
+	MemPool = cell.DecodeMemPool
+)
 
 // Defaults of Options.
 const (
@@ -45,6 +58,9 @@ type Options struct {
 	// MinTime is the least time spent decoding per route (whole passes
 	// over the corpus); <= 0 means DefaultMinTime.
 	MinTime time.Duration
+	// Mem is the allocator every route's batches come from (MemGo or
+	// MemPool); "" means MemGo.
+	Mem string
 }
 
 // Result is one measured route.
@@ -55,6 +71,8 @@ type Result struct {
 	Schema  string
 	// Size is Options.Size: 0 for the natural records.
 	Size int
+	// Mem is the allocator the batches came from (MemGo or MemPool).
+	Mem string
 	// Records is how many records the timed passes decoded.
 	Records int64
 	// NsPerRec is wall time per record; RecPerSec its inverse.
@@ -70,8 +88,9 @@ type Result struct {
 	AllocsPerRec float64
 }
 
-// Name is the result's ladder name, micro=decode/format=<f>/lib=<lib>.
-func (r Result) Name() string { return cell.DecodeName(string(r.Format), r.Lib, r.Size) }
+// Name is the result's ladder name, micro=decode/format=<f>/lib=<lib>
+// (cell.DecodeName).
+func (r Result) Name() string { return cell.DecodeName(string(r.Format), r.Lib, r.Size, r.Mem) }
 
 // Measure times every selected route decoding the same corpus into Arrow
 // batches of BatchRows rows. Every batch of every pass, the untimed warm-up
@@ -98,6 +117,13 @@ func Measure(ctx context.Context, opt Options) ([]Result, error) {
 	minTime := opt.MinTime
 	if minTime <= 0 {
 		minTime = DefaultMinTime
+	}
+	memName := opt.Mem
+	if memName == "" {
+		memName = MemGo
+	}
+	if memName != MemPool && memName != MemGo {
+		return nil, fmt.Errorf("stock: unknown allocator %q (%s or %s)", memName, MemPool, MemGo)
 	}
 	type job struct {
 		route Route
@@ -147,7 +173,7 @@ func Measure(ctx context.Context, opt Options) ([]Result, error) {
 			}
 			msgs = map[*workloads.Corpus][][]byte{j.cp: m} // keep one corpus in memory
 		}
-		r, err := measureOne(ctx, j.route, j.cp, m, minTime)
+		r, err := measureOne(ctx, j.route, j.cp, m, minTime, memName)
 		if err != nil {
 			return nil, err
 		}
@@ -189,8 +215,8 @@ func expected(r Route, cp *workloads.Corpus) (expectation, error) {
 	return e, nil
 }
 
-func measureOne(ctx context.Context, r Route, cp *workloads.Corpus, msgs [][]byte, minTime time.Duration) (Result, error) {
-	res := Result{Format: r.Format, Lib: r.Lib, Library: r.Library, Schema: cp.Codec().Schema().Name, Size: cp.ValueSize()}
+func measureOne(ctx context.Context, r Route, cp *workloads.Corpus, msgs [][]byte, minTime time.Duration, memName string) (Result, error) {
+	res := Result{Format: r.Format, Lib: r.Lib, Library: r.Library, Schema: cp.Codec().Schema().Name, Size: cp.ValueSize(), Mem: memName}
 	fail := func(err error) (Result, error) {
 		return res, fmt.Errorf("%s/%s: %w", r.Format, r.Lib, err)
 	}
@@ -198,7 +224,14 @@ func measureOne(ctx context.Context, r Route, cp *workloads.Corpus, msgs [][]byt
 	if err != nil {
 		return fail(err)
 	}
-	d, err := r.New(cp.Codec().Schema(), memory.NewGoAllocator())
+	var mem memory.Allocator = memory.NewGoAllocator()
+	var pool *recycle.Allocator
+	if memName == MemPool {
+		pool = recycle.New(mem, recycle.DefaultLimits)
+		defer pool.Close()
+		mem = pool
+	}
+	d, err := r.New(cp.Codec().Schema(), mem)
 	if err != nil {
 		return fail(err)
 	}
@@ -251,6 +284,9 @@ func measureOne(ctx context.Context, r Route, cp *workloads.Corpus, msgs [][]byt
 		res.Records += int64(len(msgs))
 	}
 	runtime.ReadMemStats(&m1)
+	if pool != nil && pool.Stats().Hits == 0 {
+		return fail(errors.New("the pool served no buffer from a released batch: measured as Go's allocator, not the paths'"))
+	}
 	n := float64(res.Records)
 	res.NsPerRec = float64(wall.Nanoseconds()) / n
 	res.RecPerSec = n / wall.Seconds()

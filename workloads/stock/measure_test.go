@@ -45,6 +45,52 @@ func TestMeasureSize(t *testing.T) {
 	}
 }
 
+// TestMeasurePool: Options.Mem pool builds every route's batches from the
+// paths' recycling pool (rows named mem=pool); a route whose batches do not
+// come from the allocator it was given gets nothing from the pool and
+// fails instead of reporting Go's allocator as the pool.
+func TestMeasurePool(t *testing.T) {
+	rs, err := Measure(context.Background(), Options{Formats: []workloads.Format{workloads.FormatProtobuf}, Libs: []string{Lab, LibVTProto},
+		Records: 3 * BatchRows, MinTime: time.Millisecond, Seed: 3, Size: 1024, Mem: MemPool})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, r := range rs {
+		names = append(names, r.Name())
+		if r.Mem != MemPool {
+			t.Errorf("%s: mem %q", r.Name(), r.Mem)
+		}
+	}
+	want := "micro=decode/format=protobuf/lib=lab/size=1024/mem=pool micro=decode/format=protobuf/lib=vtprotobuf/size=1024/mem=pool"
+	if got := strings.Join(names, " "); got != want {
+		t.Errorf("results %s\nwant %s", got, want)
+	}
+
+	s, err := workloads.SchemaByName("bid")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := workloads.NewCodec(workloads.FormatProtobuf, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cp := workloads.NewCorpus(s, c, 42, 2*BatchRows)
+	msgs := make([][]byte, cp.Count())
+	for i := range msgs {
+		msgs[i] = cp.Message(nil, i)
+	}
+	own := Route{Format: workloads.FormatProtobuf, Lib: "own-mem", New: func(s *workloads.Schema, _ memory.Allocator) (Decoder, error) {
+		return newVTProto(s, memory.NewGoAllocator())
+	}}
+	if _, err := measureOne(context.Background(), own, cp, msgs, time.Millisecond, MemGo); err != nil {
+		t.Errorf("own allocator, mem=go: %v", err)
+	}
+	if _, err := measureOne(context.Background(), own, cp, msgs, time.Millisecond, MemPool); err == nil || !strings.Contains(err.Error(), "the pool served no buffer") {
+		t.Errorf("own allocator, mem=pool: %v", err)
+	}
+}
+
 func TestMeasureBadOptions(t *testing.T) {
 	ctx := context.Background()
 	for _, c := range []struct {
@@ -54,6 +100,7 @@ func TestMeasureBadOptions(t *testing.T) {
 		{Options{Formats: []workloads.Format{workloads.FormatRaw}}, `format "raw" has no decode routes`},
 		{Options{Formats: []workloads.Format{workloads.FormatJSON}, Libs: []string{LibHamba}}, `unknown lib "hamba" for format json`},
 		{Options{Schema: "ask"}, `unknown schema "ask"`},
+		{Options{Mem: "arena"}, `stock: unknown allocator "arena" (pool or go)`},
 	} {
 		if _, err := Measure(ctx, c.opt); err == nil || !strings.HasPrefix(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("Measure(%+v): %v, want one line starting %s", c.opt, err, c.want)
@@ -87,7 +134,7 @@ func TestMeasureRejectsWrongDecoder(t *testing.T) {
 		d, err := newStdJSON(s, mem)
 		return &offByOne{Decoder: d, at: 2*BatchRows + 17}, err
 	}}
-	_, err = measureOne(context.Background(), wrong, cp, msgs, time.Millisecond)
+	_, err = measureOne(context.Background(), wrong, cp, msgs, time.Millisecond, MemGo)
 	if err == nil || !strings.Contains(err.Error(), "json/wrong: batch 2 (records 16384..24575) checksum") {
 		t.Errorf("wrong decoder: %v", err)
 	}
@@ -112,11 +159,11 @@ func TestMeasureRejectsWrongDecoder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := measureOne(context.Background(), r, cp, msgs, time.Millisecond); err != nil {
+	if _, err := measureOne(context.Background(), r, cp, msgs, time.Millisecond, MemGo); err != nil {
 		t.Errorf("arrow-csv with its normalization: %v", err)
 	}
 	r.Normalize = nil
-	if _, err := measureOne(context.Background(), r, cp, msgs, time.Millisecond); err == nil || !strings.Contains(err.Error(), "a decoded value is wrong") {
+	if _, err := measureOne(context.Background(), r, cp, msgs, time.Millisecond, MemGo); err == nil || !strings.Contains(err.Error(), "a decoded value is wrong") {
 		t.Errorf("arrow-csv without its normalization: %v", err)
 	}
 }

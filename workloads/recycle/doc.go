@@ -5,7 +5,7 @@
 //
 // Where it sits in the flow:
 //
-//	spec -> cells -> child process (fplab rung) -> [source: a path's reader -> recycle -> the cell's allocator] -> result -> journal -> tables/plots/report
+//	spec -> cells -> child process (fplab rung) -> [source: a path's reader -> workloads/recycle -> the cell's allocator] -> result -> journal -> tables/plots/report
 //
 // A columnar path (shallow, fast, franz) builds its batches through one
 // Allocator wrapped around the cell's allocator (Go, mimalloc v2 or v3,

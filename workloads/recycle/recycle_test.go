@@ -11,7 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
-	"github.com/fastpathlab/fplab/source/internal/recycle"
+	"github.com/fastpathlab/fplab/workloads/recycle"
 )
 
 var small = recycle.Limits{Buffers: 2, MinSize: 1024, MaxBytes: 1 << 20}
