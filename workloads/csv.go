@@ -120,17 +120,17 @@ func (c *csvCodec) parse(msg []byte, sc *scratch) error {
 // csvPlain scans an unquoted field at line[i:] up to the next comma.
 func csvPlain(line []byte, i int) (view, int, error) {
 	start := i
-	for ; i < len(line); i++ {
-		switch line[i] {
-		case ',':
-			return msgView(start, i), i, nil
-		case '"':
-			return view{}, 0, errCSVQuote
-		case '\r', '\n':
-			return view{}, 0, errCSVLine
-		}
+	i = csvPlainStop(line, i)
+	if i == len(line) {
+		return msgView(start, i), i, nil
 	}
-	return msgView(start, i), i, nil
+	switch line[i] {
+	case ',':
+		return msgView(start, i), i, nil
+	case '"':
+		return view{}, 0, errCSVQuote
+	}
+	return view{}, 0, errCSVLine
 }
 
 // csvQuoted scans a quoted field whose opening quote is at line[i-1] and
@@ -138,36 +138,33 @@ func csvPlain(line []byte, i int) (view, int, error) {
 // view of line unless it has doubled quotes; then it is copied into sc.buf.
 func csvQuoted(line []byte, i int, sc *scratch) (view, int, error) {
 	start := i
-	for ; i < len(line); i++ {
-		if line[i] != '"' {
-			continue
-		}
-		if i+1 < len(line) && line[i+1] == '"' {
-			return csvUnquote(line, start, i, sc)
-		}
-		return msgView(start, i), i + 1, nil
+	i = csvQuote(line, i)
+	switch {
+	case i < 0:
+		return view{}, 0, errTruncated
+	case i+1 < len(line) && line[i+1] == '"':
+		return csvUnquote(line, start, i, sc)
 	}
-	return view{}, 0, errTruncated
+	return msgView(start, i), i + 1, nil
 }
 
-// csvUnquote continues csvQuoted from the doubled quote at line[i].
+// csvUnquote continues csvQuoted from the doubled quote at line[i],
+// copying the runs between quotes whole.
 func csvUnquote(line []byte, start, i int, sc *scratch) (view, int, error) {
 	from := len(sc.buf)
 	sc.buf = append(sc.buf, line[start:i+1]...)
 	i += 2
-	for i < len(line) {
-		c := line[i]
-		if c != '"' {
-			sc.buf = append(sc.buf, c)
-			i++
-			continue
+	for {
+		j := csvQuote(line, i)
+		if j < 0 {
+			return view{}, 0, errTruncated
 		}
-		if i+1 < len(line) && line[i+1] == '"' {
+		sc.buf = append(sc.buf, line[i:j]...)
+		if j+1 < len(line) && line[j+1] == '"' {
 			sc.buf = append(sc.buf, '"')
-			i += 2
+			i = j + 2
 			continue
 		}
-		return view{from: from, to: len(sc.buf), inBuf: true}, i + 1, nil
+		return view{from: from, to: len(sc.buf), inBuf: true}, j + 1, nil
 	}
-	return view{}, 0, errTruncated
 }
