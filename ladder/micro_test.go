@@ -92,7 +92,7 @@ func TestMicroSpecDecode(t *testing.T) {
 
 // TestSpeedSpec: the speed guard runs the fast path and its twin on raw and
 // json at the natural size, and the decode micro-benchmark of every route
-// of json, avro and protobuf at ~100 B and ~1 KiB.
+// of json, avro, protobuf and csv at ~100 B and ~1 KiB.
 func TestSpeedSpec(t *testing.T) {
 	s, err := LoadSpec("specs/speed.yaml")
 	if err != nil {
@@ -115,9 +115,9 @@ func TestSpeedSpec(t *testing.T) {
 	for _, m := range microRuns(s) {
 		runs[m.name] = true
 	}
-	for _, f := range []string{"json", "avro", "protobuf"} {
+	for _, f := range []string{"json", "avro", "protobuf", "csv"} {
 		for _, size := range []int{100, 1024} {
-			for _, lib := range []string{"lab", map[string]string{"json": "sonic", "avro": "hamba", "protobuf": "vtprotobuf"}[f]} {
+			for _, lib := range []string{"lab", map[string]string{"json": "sonic", "avro": "hamba", "protobuf": "vtprotobuf", "csv": "arrow-csv"}[f]} {
 				if n := cell.DecodeName(f, lib, size, ""); !runs[n] {
 					t.Errorf("speed.yaml does not run %s", n)
 				}
