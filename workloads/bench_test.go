@@ -142,7 +142,7 @@ func BenchmarkParse(b *testing.B) {
 	for _, cb := range combos(b) {
 		b.Run(benchName(cb), func(b *testing.B) {
 			msgs, size := benchCorpus(b, cb)
-			col := cb.codec.NewColumnar(memory.NewGoAllocator()).(*columnar)
+			col := asColumnar(cb.codec.NewColumnar(memory.NewGoAllocator()))
 			defer col.Release()
 			b.SetBytes(size)
 			b.ReportAllocs()

@@ -109,6 +109,8 @@ func builderLens(col Columnar) []int {
 	switch x := col.(type) {
 	case *columnar:
 		c = x
+	case *protoColumnar: // the scratch path's columns, written directly too
+		c = x.columnar
 	case *rawColumnar: // one column, written without a builder
 		return []int{x.n}
 	default:
@@ -122,4 +124,13 @@ func builderLens(col Columnar) []int {
 		}
 	}
 	return lens
+}
+
+// asColumnar is the scratch-row columnar of a decoded format's Columnar
+// (protobuf's behind its direct write).
+func asColumnar(col Columnar) *columnar {
+	if p, ok := col.(*protoColumnar); ok {
+		return p.columnar
+	}
+	return col.(*columnar)
 }

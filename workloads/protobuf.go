@@ -35,7 +35,8 @@ func (c *protoCodec) Format() Format  { return FormatProtobuf }
 func (c *protoCodec) Schema() *Schema { return c.schema }
 
 func (c *protoCodec) NewColumnar(mem memory.Allocator) Columnar {
-	return newColumnar(c.schema, mem, newProtoTags(c.schema).parse)
+	tags := newProtoTags(c.schema)
+	return &protoColumnar{columnar: newColumnar(c.schema, mem, tags.parse), tags: tags}
 }
 
 // protoTags maps a field's tag, when it is one byte (fields 1-15) and its
@@ -56,9 +57,10 @@ func newProtoTags(s *Schema) *protoTags {
 			break
 		}
 		num := k + 1
-		if col.kind == kindString {
+		switch col.kind {
+		case kindString:
 			p.tag[num<<3|wireBytes] = uint8(k+1) | protoTagString
-		} else {
+		case kindInt64, kindTimestamp:
 			p.tag[num<<3|wireVarint] = uint8(k + 1)
 		}
 	}
