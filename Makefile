@@ -61,7 +61,7 @@ test: build vet kafka-dist java-refs otava
 	# buffer pool, which batches are released into from any goroutine;
 	# of ladder/rung only the checksum-behind-the-reader tests: a rung
 	# refuses to run in a -race build).
-	$(GO) test -count=1 -race -timeout 30m ./checkpointcost ./clusters ./ladder ./source ./source/internal/recycle
+	$(GO) test -count=1 -race -timeout 30m ./checkpointcost ./clusters ./ladder ./source ./workloads/recycle
 	$(GO) test -count=1 -race -timeout 10m -run 'Checker|Behind' ./ladder/rung
 	CGO_ENABLED=0 $(GO) test -count=1 -timeout 30m ./ladder ./checkpointcost
 	$(GO) test -count=1 -tags mimalloc2 ./alloc/...
