@@ -68,28 +68,36 @@ func microRuns(s *Spec) []microRun {
 				}
 			}
 		case cell.MicroDecode:
-			sizes := s.Size
-			if len(sizes) == 0 {
-				sizes = []string{"100"}
-			}
-			mems := s.DecodeMem
-			if len(mems) == 0 {
-				mems = []string{cell.DecodeMemGo}
-			}
-			for _, mem := range mems {
-				for _, sz := range sizes {
-					size, _ := strconv.Atoi(sz) // the spec's size axis, validated
-					for _, f := range s.Format {
-						for _, lib := range stock.Libs(workloads.Format(f)) {
-							args := []string{"micro", "--bench", m, "--format", f, "--lib", lib,
-								"--schema", s.Schema, "--seed", strconv.FormatUint(s.Seed, 10),
-								"--value-size", strconv.Itoa(size)}
-							if mem != cell.DecodeMemGo {
-								args = append(args, "--mem", mem)
-							}
-							out = append(out, microRun{alloc: "go", args: args, name: cell.DecodeName(f, lib, size, mem)})
-						}
+			out = append(out, decodeRuns(s)...)
+		}
+	}
+	return out
+}
+
+// decodeRuns lists the decode children: every (format, lib) route of the
+// spec's formats at each size, on each of its decode_mem allocators.
+func decodeRuns(s *Spec) []microRun {
+	sizes := s.Size
+	if len(sizes) == 0 {
+		sizes = []string{"100"}
+	}
+	mems := s.DecodeMem
+	if len(mems) == 0 {
+		mems = []string{cell.DecodeMemGo}
+	}
+	var out []microRun
+	for _, mem := range mems {
+		for _, sz := range sizes {
+			size, _ := strconv.Atoi(sz) // the spec's size axis, validated
+			for _, f := range s.Format {
+				for _, lib := range stock.Libs(workloads.Format(f)) {
+					args := []string{"micro", "--bench", cell.MicroDecode, "--format", f, "--lib", lib,
+						"--schema", s.Schema, "--seed", strconv.FormatUint(s.Seed, 10),
+						"--value-size", strconv.Itoa(size)}
+					if mem != cell.DecodeMemGo {
+						args = append(args, "--mem", mem)
 					}
+					out = append(out, microRun{alloc: "go", args: args, name: cell.DecodeName(f, lib, size, mem)})
 				}
 			}
 		}

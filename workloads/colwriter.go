@@ -168,6 +168,22 @@ func (w *colWriter) rollback(i int) {
 	}
 }
 
+// zeroAt writes column i's zero value into row n: 0, or an empty string.
+func (w *colWriter) zeroAt(i, n int) {
+	if w.wide[i] {
+		w.ints[i][n] = 0
+		return
+	}
+	w.offs[i][n+1] = int32(w.used[i])
+}
+
+// undo drops what a direct write put in the first ncols columns of the
+// row being written, and returns false.
+func (w *colWriter) undo(ncols int) bool {
+	w.rollback(ncols)
+	return false
+}
+
 // appendNull appends an all-null row; the first one brings in the
 // validity bitmap, every earlier row valid.
 func (w *colWriter) appendNull() {

@@ -51,7 +51,7 @@ func csvPlainStop(b []byte, i int) int {
 					s = s[:j]
 				}
 			}
-			return len(b) - len(b[i+8:]) + len(s)
+			return i + 8 + len(s)
 		}
 		for len(s) >= 8 {
 			if m := csvPlainStopBits(binary.LittleEndian.Uint64(s)) & highs; m != 0 {

@@ -62,25 +62,31 @@ func TestProtoFastPath(t *testing.T) {
 		for i := range cp.Count() {
 			msg := cp.Message(nil, i)
 			check(msg)
-			for n := range len(msg) {
-				check(msg[:n])
-			}
-			for range 200 {
-				m := append([]byte(nil), msg...)
-				for range 1 + r.IntN(3) {
-					m[r.IntN(len(m))] = byte(r.Uint32())
-				}
-				check(m)
-			}
-			check(append(append([]byte(nil), msg...), msg...))                           // every field twice
-			check(append(append([]byte(nil), msg[len(msg)/2:]...), msg[:len(msg)/2]...)) // a cut, swapped
-			// field 1 with an over-long (padded) varint, an unknown field 16
-			// and a string field 4 with a two-byte length
-			long := append([]byte{1 << 3, 0x81, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00}, msg...)
-			check(long)
-			check(append(append([]byte(nil), msg...), 0x80, 0x01, 0x05))
-			check(append(append([]byte(nil), msg...), 4<<3|2, 0x81, 0x00, 'x'))
-			check(append(append([]byte(nil), msg...), 4<<3|2, 0x80, 0x01))
+			protoMutations(msg, r, 200, check)
 		}
 	}
+}
+
+// protoMutations passes check the mutations of msg the protobuf tests
+// hold the fast paths to: msg cut short at every length, random rounds of
+// one to three bytes changed, every field twice, a cut swapped, field 1
+// with an over-long (padded) varint, an unknown field 16, and a string
+// field 4 with a two-byte length, whole and cut short.
+func protoMutations(msg []byte, r *rand.Rand, rounds int, check func([]byte)) {
+	for n := range len(msg) {
+		check(msg[:n])
+	}
+	for range rounds {
+		m := append([]byte(nil), msg...)
+		for range 1 + r.IntN(3) {
+			m[r.IntN(len(m))] = byte(r.Uint32())
+		}
+		check(m)
+	}
+	check(append(append([]byte(nil), msg...), msg...))
+	check(append(append([]byte(nil), msg[len(msg)/2:]...), msg[:len(msg)/2]...))
+	check(append([]byte{1 << 3, 0x81, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00}, msg...))
+	check(append(append([]byte(nil), msg...), 0x80, 0x01, 0x05))
+	check(append(append([]byte(nil), msg...), 4<<3|2, 0x81, 0x00, 'x'))
+	check(append(append([]byte(nil), msg...), 4<<3|2, 0x80, 0x01))
 }

@@ -53,22 +53,7 @@ func TestProtoDirect(t *testing.T) {
 				t.Fatal(err)
 			}
 			rows++
-			for n := range len(msg) {
-				check(msg[:n])
-			}
-			for range 100 {
-				m := append([]byte(nil), msg...)
-				for range 1 + r.IntN(3) {
-					m[r.IntN(len(m))] = byte(r.Uint32())
-				}
-				check(m)
-			}
-			check(append(append([]byte(nil), msg...), msg...))
-			check(append(append([]byte(nil), msg[len(msg)/2:]...), msg[:len(msg)/2]...))
-			check(append([]byte{1 << 3, 0x81, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00}, msg...))
-			check(append(append([]byte(nil), msg...), 0x80, 0x01, 0x05))
-			check(append(append([]byte(nil), msg...), 4<<3|2, 0x81, 0x00, 'x'))
-			check(append(append([]byte(nil), msg...), 4<<3|2, 0x80, 0x01))
+			protoMutations(msg, r, 100, check)
 			check(nil)
 		}
 		a, b := direct.NewRecordBatch(), general.NewRecordBatch()

@@ -67,19 +67,7 @@ func TestMeasurePool(t *testing.T) {
 		t.Errorf("results %s\nwant %s", got, want)
 	}
 
-	s, err := workloads.SchemaByName("bid")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := workloads.NewCodec(workloads.FormatProtobuf, s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cp := workloads.NewCorpus(s, c, 42, 2*BatchRows)
-	msgs := make([][]byte, cp.Count())
-	for i := range msgs {
-		msgs[i] = cp.Message(nil, i)
-	}
+	_, cp, msgs := corpus(t, workloads.FormatProtobuf, "bid", 42, 2*BatchRows)
 	own := Route{Format: workloads.FormatProtobuf, Lib: "own-mem", New: func(s *workloads.Schema, _ memory.Allocator) (Decoder, error) {
 		return newVTProto(s, memory.NewGoAllocator())
 	}}
