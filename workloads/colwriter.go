@@ -137,7 +137,11 @@ func (w *colWriter) appendRow(msg []byte, sc *scratch) error {
 				return err
 			}
 		}
-		copy(w.byts[i][w.used[i]:end], v)
+		if dst := w.byts[i][w.used[i]:end]; len(v) <= 32 {
+			copyShort(dst, v)
+		} else {
+			copy(dst, v)
+		}
 		w.used[i] = end
 		w.offs[i][n+1] = int32(end)
 	}
