@@ -23,6 +23,12 @@ import (
 //     repetition's ns/rec and verify-ns/rec, over the twin's median rec/s:
 //     how much survives building the Arrow batch alone. The twin's rate is
 //     taken as it is (its checks are positions only, near 0 ns/rec).
+//   - UnitPctTwinHostBound: a repetition's host-bound-rec/s (the rate at
+//     which the cell would keep every CPU of the host busy at the machine
+//     CPU it spent per record) over the twin's median rec/s: the most of
+//     its twin's rate the cell could keep on this host without spending
+//     less CPU per record, whatever idle time it left. Descriptive
+//     (neutral): it bounds a share, it does not measure one.
 //
 // A cell without its reference in the run gets no derived value, nor does
 // the ceiling itself; the other references (java, flink, ...) get their
@@ -31,7 +37,8 @@ const (
 	UnitPctCeiling = "pct-of-ceiling"
 	UnitPctTwin    = "pct-of-twin"
 
-	UnitPctTwinExVerify = "pct-of-twin-ex-verify"
+	UnitPctTwinExVerify  = "pct-of-twin-ex-verify"
+	UnitPctTwinHostBound = "pct-of-twin-host-bound"
 )
 
 // ceilingIgnores are the axes the ceiling has no use for: it counts what
@@ -80,6 +87,11 @@ func (ds *dataset) deriveShares() {
 	for _, o := range ds.exVerify {
 		if o.parts[cell.Decoder] != cell.DecoderNone {
 			add(UnitPctTwinExVerify, o, twinMedian[shareKey(o.parts, cell.Decoder)])
+		}
+	}
+	for _, o := range ds.byUnit[UnitHostBoundRecPerSec] {
+		if o.parts[cell.Decoder] != cell.DecoderNone && o.parts[cell.Path] != cell.PathCeiling {
+			add(UnitPctTwinHostBound, o, twinMedian[shareKey(o.parts, cell.Decoder)])
 		}
 	}
 }

@@ -93,6 +93,41 @@ func TestShareExVerify(t *testing.T) {
 	}
 }
 
+// TestShareHostBound: a repetition's host-bound-rec/s is set against its
+// twin's median rec/s (not the twin's own bound); the twin, the ceiling and
+// a cell without the figure get no share.
+func TestShareHostBound(t *testing.T) {
+	const (
+		fast  = "path=fast/format=json/batch=8192/brokers=3/alloc=go/crc=off"
+		twin  = fast + "/decoder=none"
+		franz = "path=franz/format=json/batch=8192/brokers=3/alloc=go/crc=off"
+		ceil  = "path=ceiling/format=json/batch=8192/brokers=3/alloc=go/crc=off"
+		small = "path=fast/format=json/batch=1024/brokers=3/alloc=go/crc=off" // a second cell: a table needs a swept axis
+	)
+	rep := func(cell string, rep int, rate, bound float64) results.Row {
+		ms := []results.Metric{resultstest.Metric(results.UnitRecPerSec, rate)}
+		if bound > 0 {
+			ms = append(ms, resultstest.Metric(results.UnitHostBoundRecPerSec, bound))
+		}
+		return resultstest.OK(cell, rep, ms...)
+	}
+	rows := []results.Row{
+		rep(twin, 0, 4e6, 9e6), rep(twin, 1, 4e6, 9e6), rep(twin, 2, 4e6, 9e6),
+		rep(fast, 0, 2e6, 2.4e6), rep(fast, 1, 2e6, 2.6e6), rep(fast, 2, 2e6, 2.5e6),
+		rep(franz, 0, 3e6, 0), rep(franz+"/decoder=none", 0, 4e6, 5e6),
+		rep(ceil, 0, 8e6, 8e6),
+		rep(small, 0, 1e6, 1e6), rep(small+"/decoder=none", 0, 2e6, 4e6),
+	}
+	tables, err := results.BuildTables(results.NewIndex(rows), results.TableOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := centers(tables, results.UnitPctTwinHostBound)
+	if len(got) != 2 || math.Abs(got[fast]-62.5) > 1e-9 || math.Abs(got[small]-50) > 1e-9 {
+		t.Errorf("%s by cell: %v, want %s at 62.5 and %s at 50 only", results.UnitPctTwinHostBound, got, fast, small)
+	}
+}
+
 // centers is the median of every cell in unit's tables, by cell.
 func centers(tables []results.Table, unit string) map[string]float64 {
 	got := map[string]float64{}

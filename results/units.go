@@ -61,6 +61,16 @@ const (
 	UnitWindowMs       = "window-ms"
 	UnitRecPerCrossing = "rec/crossing"
 
+	// The whole machine over a cell's read (ladder/rung/hostcpu_linux.go,
+	// docs/metrics.md): its busy CPU per record (every process: the path,
+	// the brokers, any neighbour), its busy CPUs on average, and the rate
+	// at which all its CPUs would be busy at that CPU per record. On a
+	// shared host they carry the neighbours' load; descriptions, never
+	// judged.
+	UnitHostCPUNsPerRec    = "host-cpu-ns/rec"
+	UnitHostBusyCores      = "host-busy-cores"
+	UnitHostBoundRecPerSec = "host-bound-rec/s"
+
 	// librdkafka's own statistics over a bounded read of an rdkstats cell
 	// (ladder/rung/rdkstats.go, docs/metrics.md): the messages waiting in
 	// the client's queues for the reader (mean over the samples), the
@@ -195,6 +205,11 @@ var unitDirections = map[string]Direction{
 	UnitWindowMs:       Neutral,
 	UnitRecPerCrossing: Neutral,
 	UnitVerifyNsPerRec: Neutral,
+
+	UnitHostCPUNsPerRec:    Neutral,
+	UnitHostBusyCores:      Neutral,
+	UnitHostBoundRecPerSec: Neutral,
+	UnitPctTwinHostBound:   Neutral,
 
 	UnitRdkFetchqMsgs:   Neutral,
 	UnitRdkRttMs:        Neutral,

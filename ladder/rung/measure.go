@@ -32,6 +32,7 @@ type measurement struct {
 	window   time.Duration
 	verify   time.Duration // the rung's checks of the batches inside the window
 	cpu      time.Duration
+	host     []results.Metric // the machine's CPU over the same span as cpu (hostFigures)
 	goBytes  uint64
 	goAllocs uint64
 	mem      memSplit // the process's, the harness's and the path's (rss_linux.go)
@@ -64,6 +65,7 @@ func (m *measurement) metrics() []results.Metric {
 	if st.NonEmpty > 0 {
 		out = append(out, results.Metric{Value: recs / float64(st.NonEmpty), Unit: results.UnitRecPerCrossing})
 	}
+	out = append(out, m.host...)
 	out = append(out, m.wake...)
 	if m.rdk != nil {
 		out = append(out, m.rdk.sum.metrics()...)
@@ -103,6 +105,10 @@ func measure(ctx context.Context, c *rungargs.Cell, mem *countingAllocator, t *t
 	var ms0, ms1 runtime.MemStats
 	runtime.ReadMemStats(&ms0)
 	cpu0 := cpuTime()
+	host0, err := readHost()
+	if err != nil {
+		return nil, err
+	}
 
 	fault, err := openFault(ctx, c)
 	if err != nil {
@@ -147,6 +153,10 @@ func measure(ctx context.Context, c *rungargs.Cell, mem *countingAllocator, t *t
 		verify += last.Sub(t)
 	}
 	cpu1 := cpuTime()
+	host1, err := readHost()
+	if err != nil {
+		return nil, err
+	}
 	runtime.ReadMemStats(&ms1)
 	split, err := mark.split(mem)
 	if err != nil {
@@ -177,6 +187,7 @@ func measure(ctx context.Context, c *rungargs.Cell, mem *countingAllocator, t *t
 		window:   last.Sub(st.First),
 		verify:   verify,
 		cpu:      cpu1 - cpu0,
+		host:     hostFigures(host0, host1, st.Records),
 		goBytes:  ms1.TotalAlloc - ms0.TotalAlloc,
 		goAllocs: ms1.Mallocs - ms0.Mallocs,
 		mem:      split,
