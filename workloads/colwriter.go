@@ -137,11 +137,7 @@ func (w *colWriter) appendRow(msg []byte, sc *scratch) error {
 				return err
 			}
 		}
-		if dst := w.byts[i][w.used[i]:end]; len(v) <= 32 {
-			copyShort(dst, v)
-		} else {
-			copy(dst, v)
-		}
+		copyShort(w.byts[i][w.used[i]:end], v)
 		w.used[i] = end
 		w.offs[i][n+1] = int32(end)
 	}

@@ -90,16 +90,8 @@ func (c *protoColumnar) appendDirect(msg []byte) bool {
 				return w.undo(ncols)
 			}
 		}
-		dst := w.byts[k][w.used[k]:end]
-		if len(v) <= 32 {
-			if !copyShort(dst, v) && !validUTF8(v) {
-				return w.undo(ncols)
-			}
-		} else {
-			if !validUTF8(v) {
-				return w.undo(ncols)
-			}
-			copy(dst, v)
+		if !copyShort(w.byts[k][w.used[k]:end], v) && !validUTF8(v) {
+			return w.undo(ncols)
 		}
 		w.used[k] = end
 		w.offs[k][n+1] = int32(end)
