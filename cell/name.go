@@ -365,7 +365,7 @@ func (c *Cell) set(p Part) error {
 			c.Par = ""
 		}
 	case Drain:
-		if c.Drain, err = known(p, []string{DrainCallback, DrainBatchQueue}); c.Drain == DrainCallback {
+		if c.Drain, err = known(p, []string{DrainCallback, DrainBatchQueue, DrainAhead}); c.Drain == DrainCallback {
 			c.Drain = ""
 		}
 	case PartFetch:

@@ -60,6 +60,7 @@ func variants() []Cell {
 		add(func(c *Cell) { c.RdkStats = d })
 	}
 	add(func(c *Cell) { c.Drain = DrainBatchQueue })
+	add(func(c *Cell) { c.Drain = DrainAhead })
 	for _, n := range []int{1, 262144, 1000000} {
 		add(func(c *Cell) { c.PartFetch = n })
 		add(func(c *Cell) { c.QueueMin = n })

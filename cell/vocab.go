@@ -53,7 +53,9 @@ const (
 	// Drain is the fast path's librdkafka crossing: the lab's callback
 	// drain (rd_kafka_consume_callback_queue, never written) or
 	// drain=batchqueue (rd_kafka_consume_batch_queue, one message object
-	// per record), to measure one against the other.
+	// per record), to measure one against the other, or drain=ahead (the
+	// callback drain with the next crossing under way while a crossing's
+	// messages are decoded; bounded cells only).
 	Drain = "drain"
 	// PartFetch is a librdkafka cell's max.partition.fetch.bytes: the most
 	// a fetch response brings per partition (partfetch=4194304; the lab's
@@ -103,6 +105,7 @@ const (
 const (
 	DrainCallback   = "callback"
 	DrainBatchQueue = "batchqueue"
+	DrainAhead      = "ahead"
 )
 
 // The lab's own librdkafka buffering (source's rdkBuffering, each at

@@ -221,7 +221,7 @@ func (p *specParser) field(s *Spec, k, v *yaml.Node) error {
 	case cell.Discover:
 		s.Discover, err = p.durations(f, v)
 	case cell.Drain:
-		s.Drain, err = p.enumList(f, v, []string{cell.DrainCallback, cell.DrainBatchQueue})
+		s.Drain, err = p.enumList(f, v, []string{cell.DrainCallback, cell.DrainBatchQueue, cell.DrainAhead})
 	case cell.PartFetch:
 		s.PartFetch, err = p.intOrList(f, v, maxPartFetch, "librdkafka's bound on max.partition.fetch.bytes")
 	case cell.QueueMin:

@@ -74,6 +74,9 @@ func TestTuningReadBack(t *testing.T) {
 		{"twice", func(c *source.Config) { c.Props = map[string]string{"fetch.wait.max.ms": "20"} }, `"fetch.wait.max.ms" is given twice`},
 		{"not whole ms", func(c *source.Config) { c.Tuning.FetchWait = 1500 * time.Microsecond }, "whole milliseconds"},
 		{"batch queue off fast", func(c *source.Config) { c.Path, c.Tuning.BatchQueue = consume.PathShallow, true }, "fast path's crossing"},
+		{"ahead off fast", func(c *source.Config) { c.Path, c.Tuning.Ahead = consume.PathShallow, true }, "drain=ahead is the fast path's crossing"},
+		{"ahead on the batch queue", func(c *source.Config) { c.Tuning.Ahead, c.Tuning.BatchQueue = true, true }, "not the batch-queue one"},
+		{"ahead live", func(c *source.Config) { c.Tuning.Ahead, c.Live, c.Linger = true, true, 10*time.Millisecond }, "drain=ahead runs on bounded reads"},
 	} {
 		cfg := tp.config(consume.PathFast, 64, memory.NewGoAllocator())
 		cfg.Tuning = tune

@@ -49,6 +49,9 @@ type fastReader struct {
 	// eofs are the current drain's partition-EOF events, applied once its
 	// messages are all decoded.
 	eofs []drain.EOF
+	// ahead is the second drain of a read that crosses ahead
+	// (Tuning.Ahead, ahead.go); nil otherwise.
+	ahead *ahead[*drain.Drain]
 }
 
 func openFast(ctx context.Context, cfg *Config) (*fastReader, error) {
@@ -68,15 +71,28 @@ func openFast(ctx context.Context, cfg *Config) (*fastReader, error) {
 			dr.Close()
 		}
 	}
+	var h *ahead[*drain.Drain]
+	if err == nil && cfg.Tuning.Ahead {
+		var spare *drain.Drain
+		if spare, err = drain.New(rdk.c, cfg.Batch, cfg.Keys); err != nil {
+			dr.Close()
+		} else {
+			h = newAhead(spare)
+		}
+	}
 	if err != nil {
 		col.Release()
 		rdk.close()
 		return nil, err
 	}
 	direct, _ := col.(workloads.Direct)
+	if h != nil {
+		// the batch's data is not a crossing ahead's to write
+		direct = nil
+	}
 	return &fastReader{
 		cfg: cfg, rdk: rdk, dr: dr, decoder: decoder,
-		col: col, direct: direct,
+		col: col, direct: direct, ahead: h,
 		keys: keyColumns(cfg),
 		a:    assemblerFor(cfg, rdk.start, rdk.stop),
 	}, nil
@@ -273,11 +289,14 @@ func (r *fastReader) applyEOFs() error {
 // itself ends the read, whatever else the crossing brought.
 func (r *fastReader) drainOnce(waitMs int) error {
 	var dst []byte
-	if r.direct != nil {
-		dst = r.direct.Tail(r.expect(r.a.batch))
+	n, took, err := r.takeAhead()
+	if !took {
+		if r.direct != nil {
+			dst = r.direct.Tail(r.expect(r.a.batch))
+		}
+		r.a.fetched() // the buffer's records are used up
+		n, err = r.dr.Run(waitMs, dst)
 	}
-	r.a.fetched() // the buffer's records are used up
-	n, err := r.dr.Run(waitMs, dst)
 	r.a.stats.Crossings++
 	if err != nil {
 		return err
@@ -319,9 +338,32 @@ func (r *fastReader) drainOnce(waitMs int) error {
 	}
 	if n > 0 {
 		r.a.stats.NonEmpty++
+		r.startAhead()
 	}
 	r.a.progress()
 	return nil
+}
+
+// takeAhead takes the crossing started ahead, if there is one: its drain
+// becomes the reader's.
+func (r *fastReader) takeAhead() (n int, took bool, err error) {
+	if r.ahead == nil {
+		return 0, false, nil
+	}
+	d, c, ok := r.ahead.take(r.dr)
+	r.dr = d
+	return c.n, ok, c.err
+}
+
+// startAhead starts the next crossing on the spare drain while this one's
+// messages are decoded, unless the read does not cross ahead or a
+// partition was ever paused (ahead.go).
+func (r *fastReader) startAhead() {
+	if r.ahead == nil || r.a.ps.paused != nil {
+		return
+	}
+	r.a.fetched()
+	r.ahead.start()
 }
 
 // expect is the data tail to ask for rows more payloads: their size at the
@@ -348,13 +390,19 @@ func (r *fastReader) Assertions() (consume.Assertions, error) {
 	as, err := r.rdk.assertions()
 	as.Decoder = r.decoder
 	as.Drain = consume.DrainCallbackQueue
-	if r.dr.BatchQueue() {
+	switch {
+	case r.dr.BatchQueue():
 		as.Drain = consume.DrainBatchQueue
+	case r.ahead != nil:
+		as.Drain = consume.DrainCallbackAhead
 	}
 	return as, err
 }
 
 func (r *fastReader) Close() error {
+	if r.ahead != nil {
+		r.ahead.close(r.rdk.waker.Wake)
+	}
 	r.col.Release()
 	if r.keys != nil {
 		r.keys.Release()

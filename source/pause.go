@@ -116,8 +116,24 @@ func (a *assembler) waitingOnPause() bool {
 // The paths' Pause and Resume: the assembler's bookkeeping first, then the
 // client's.
 
-func (r *fastReader) Pause(ps ...int32) error  { return r.rdk.pause(r.a, ps) }
-func (r *fastReader) Resume(ps ...int32) error { return r.rdk.resume(r.a, ps) }
+// A fast read that crosses ahead first waits for the crossing under way
+// (ahead.go): the client is paused, resumed and sought with no crossing
+// running, as without it.
+func (r *fastReader) Pause(ps ...int32) error {
+	r.joinAhead()
+	return r.rdk.pause(r.a, ps)
+}
+
+func (r *fastReader) Resume(ps ...int32) error {
+	r.joinAhead()
+	return r.rdk.resume(r.a, ps)
+}
+
+func (r *fastReader) joinAhead() {
+	if r.ahead != nil {
+		r.ahead.join()
+	}
+}
 
 func (r *pollReader) Pause(ps ...int32) error  { return r.rdk.pause(r.a, ps) }
 func (r *pollReader) Resume(ps ...int32) error { return r.rdk.resume(r.a, ps) }

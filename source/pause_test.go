@@ -84,14 +84,32 @@ func (pr *pausedRead) resume(ps ...int32) {
 // pauses one twice and resumes one that is not paused, both no-ops. A
 // partition that is not the topic's, or one listed twice, is refused.
 func TestPauseHoldsAndResumeGoesOn(t *testing.T) {
+	type variant struct {
+		p     consume.Path
+		ahead bool
+	}
+	var vs []variant
 	for _, p := range consume.Paths() {
-		t.Run(fmt.Sprintf("path=%s", p), func(t *testing.T) {
+		vs = append(vs, variant{p: p})
+	}
+	// the fast path crossing ahead: Pause and Resume wait for the
+	// crossing under way, and none starts ahead after a Pause
+	vs = append(vs, variant{p: consume.PathFast, ahead: true})
+	for _, v := range vs {
+		p := v.p
+		name := fmt.Sprintf("path=%s", p)
+		if v.ahead {
+			name += "/drain=ahead"
+		}
+		t.Run(name, func(t *testing.T) {
 			tp := loadTopic(t, workloads.FormatJSON)
 			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 			defer mem.AssertSize(t, 0)
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 			defer cancel()
-			r, err := source.Open(ctx, tp.config(p, 64, mem))
+			cfg := tp.config(p, 64, mem)
+			cfg.Tuning.Ahead = v.ahead
+			r, err := source.Open(ctx, cfg)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -32,6 +32,10 @@ type Tuning struct {
 	// rd_kafka_consume_batch_queue, a batch at most per crossing, instead
 	// of its callback drain (drain.UseBatchQueue); fast only.
 	BatchQueue bool
+	// Ahead makes the fast path start its next crossing, on a second
+	// drain, while it decodes the one it took (ahead.go); fast only,
+	// bounded reads only.
+	Ahead bool
 }
 
 // tuningLimits are librdkafka 2.11's own ranges for the three properties
@@ -49,7 +53,7 @@ func (t Tuning) IsZero() bool { return t == Tuning{} }
 // fetchwait).
 func TuningOf(c cell.Cell) Tuning {
 	return Tuning{PartitionFetchBytes: c.PartFetch, QueuedMinMessages: c.QueueMin, FetchWait: c.FetchWait,
-		BatchQueue: c.Drain == cell.DrainBatchQueue}
+		BatchQueue: c.Drain == cell.DrainBatchQueue, Ahead: c.Drain == cell.DrainAhead}
 }
 
 func (t Tuning) validate(c *Config) error {
@@ -60,6 +64,12 @@ func (t Tuning) validate(c *Config) error {
 		return fmt.Errorf("librdkafka tuning (partfetch, queuemin, fetchwait, drain) runs on the librdkafka paths, not franz")
 	case t.BatchQueue && c.Path != consume.PathFast:
 		return fmt.Errorf("drain=batchqueue is the fast path's crossing; path %s polls", c.Path)
+	case t.Ahead && c.Path != consume.PathFast:
+		return fmt.Errorf("drain=ahead is the fast path's crossing; path %s polls", c.Path)
+	case t.Ahead && t.BatchQueue:
+		return fmt.Errorf("drain=ahead crosses with the callback drain, not the batch-queue one")
+	case t.Ahead && c.Live:
+		return fmt.Errorf("drain=ahead runs on bounded reads: a crossing ahead waits out its poll, which a live batch's linger cannot")
 	case t.PartitionFetchBytes < 0 || t.PartitionFetchBytes > tuningLimits.maxPartFetch:
 		return fmt.Errorf("max.partition.fetch.bytes must be 1..%d, got %d", tuningLimits.maxPartFetch, t.PartitionFetchBytes)
 	case t.QueuedMinMessages < 0 || t.QueuedMinMessages > tuningLimits.maxQueueMin:

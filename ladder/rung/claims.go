@@ -69,8 +69,11 @@ func checkPath(c *rungargs.Cell, st consume.Stats, as consume.Assertions) error 
 			return fmt.Errorf("path=fast called Poll %d times", st.Polls)
 		}
 		claim, want := cell.DrainCallback, consume.DrainCallbackQueue
-		if c.Drain == cell.DrainBatchQueue {
+		switch c.Drain {
+		case cell.DrainBatchQueue:
 			claim, want = cell.DrainBatchQueue, consume.DrainBatchQueue
+		case cell.DrainAhead:
+			claim, want = cell.DrainAhead, consume.DrainCallbackAhead
 		}
 		if as.Drain != want {
 			return fmt.Errorf("cell claims drain=%s but the reader crosses with %q", claim, as.Drain)

@@ -137,3 +137,19 @@ func TestBatchQueueDrainCell(t *testing.T) {
 		t.Errorf("shallow with drain=batchqueue: %v", err)
 	}
 }
+
+// TestAheadDrainCell: drain=ahead reads the whole corpus with its next
+// crossing under way while one is decoded, every record verified, and
+// says so; a live cell refuses it.
+func TestAheadDrainCell(t *testing.T) {
+	c := testCell(t)
+	c.Drain = cell.DrainAhead
+	r := rungtest.MustRun(t, c)
+	if r.Iters != records || !strings.HasSuffix(r.Name, "/drain=ahead") || !strings.Contains(r.Out, "client-drain: rd_kafka_consume_callback_queue, one crossing ahead") {
+		t.Fatalf("%q, %d records\n%s", r.Name, r.Iters, r.Out)
+	}
+	c.Mode, c.Rate, c.Linger = cell.ModeLive, 1000, 10*time.Millisecond
+	if _, err := rungtest.Run(t, c); err == nil || !strings.Contains(err.Error(), "drain=ahead runs on bounded reads") {
+		t.Errorf("live with drain=ahead: %v", err)
+	}
+}

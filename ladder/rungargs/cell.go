@@ -250,6 +250,8 @@ func (c *Cell) Validate() error {
 		return fmt.Errorf("partfetch, queuemin, fetchwait and rdkstats set librdkafka: path=%s does not read with it", c.Path)
 	case c.Drain != "" && c.Path != cell.PathFast:
 		return fmt.Errorf("drain=%s is the fast path's crossing: path=%s polls", c.Drain, c.Path)
+	case c.Drain == cell.DrainAhead && c.Live():
+		return fmt.Errorf("drain=ahead runs on bounded reads: a crossing ahead waits out its poll, which a live batch's linger cannot")
 	case c.RdkStats > 0 && (c.Live() || c.Ckpt > 0 || c.Role != "" || cell.SpecialRead(c.Case)):
 		return fmt.Errorf("rdkstats=%v samples a plain bounded read (no live mode, checkpoint, role or special case)", c.RdkStats)
 	case c.Commit && (c.Ckpt <= 0 || cell.CountingPath(c.Path)):

@@ -128,6 +128,8 @@ func TestParseRejects(t *testing.T) {
 		"--mode maxrate --linger 1ms --live-duration 1s --maxrate-from 10 --maxrate-to 20 --records 20":                  "needs a latency budget",
 		"--mode maxrate --linger 1ms --live-duration 1s --maxrate-from 10 --maxrate-to 20 --maxrate-p99 1s --records 10": "writes 20 records, not --records 1",
 		"--maxrate-p99 1s": "are for mode=maxrate cells",
+		"--mode live --rate 1000 --linger 1ms --live-duration 1s --records 1000 --path fast --drain ahead": "drain=ahead runs on bounded reads",
+		"--path shallow --drain ahead": "drain=ahead is the fast path's crossing: path=shallow polls",
 	} {
 		_, err := rungargs.Parse(append(strings.Fields(args), base...), io.Discard)
 		// No package prefix: the CLI adds its own ("fplab rung: ").

@@ -89,7 +89,8 @@ type Assertions struct {
 	// ("key=value ...").
 	Buffering string
 	// Drain is the librdkafka call a bulk-draining reader (fast) crosses
-	// with, DrainCallbackQueue or DrainBatchQueue; "" for the others.
+	// with, DrainCallbackQueue, DrainBatchQueue or DrainCallbackAhead; ""
+	// for the others.
 	Drain string
 }
 
@@ -98,6 +99,9 @@ type Assertions struct {
 const (
 	DrainCallbackQueue = "rd_kafka_consume_callback_queue"
 	DrainBatchQueue    = "rd_kafka_consume_batch_queue"
+	// DrainCallbackAhead is the callback drain with the next crossing
+	// under way while a crossing's messages are decoded (drain=ahead).
+	DrainCallbackAhead = "rd_kafka_consume_callback_queue, one crossing ahead"
 )
 
 // DecoderLab is Assertions.Decoder of a reader running the lab's decoder,
