@@ -2,6 +2,7 @@ package source_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"testing"
 	"time"
@@ -115,6 +116,63 @@ func TestAheadCloseMidRead(t *testing.T) {
 		t.Fatal(err)
 	}
 	b.Rec.Release()
+	closed := make(chan error, 1)
+	go func() { closed <- r.Close() }()
+	select {
+	case err := <-closed:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-ctx.Done():
+		t.Fatal("Close waited out the crossing ahead")
+	}
+}
+
+// TestAheadCancelEndsAWait: a read that crosses ahead, having handed over
+// every record of a range that ends past the topic's end, waits in Next
+// (on the crossing ahead, or on its own) with every wait an hour long; a
+// cancel of Next's context ends that wait with context.Canceled, and the
+// reader closes at once after it.
+func TestAheadCancelEndsAWait(t *testing.T) {
+	source.SetPollWait(t, time.Hour)
+	tp := loadTopic(t, workloads.FormatProtobuf, fresh("ahead-cancel"), withRecords(100))
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cfg := aheadConfig(tp, 10, memory.NewGoAllocator())
+	stop := tp.ends()
+	for p := range stop {
+		stop[p] += 1000
+	}
+	cfg.Stop = stop
+	r, err := source.Open(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := 0
+	for rows < 100 {
+		b, err := r.Next(ctx)
+		if err != nil {
+			r.Close()
+			t.Fatalf("after %d rows: %v", rows, err)
+		}
+		rows += int(b.Rec.NumRows())
+		b.Rec.Release()
+	}
+	wctx, wake := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() {
+		_, err := r.Next(wctx)
+		done <- err
+	}()
+	go wake()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("Next after its cancel: %v, want context.Canceled", err)
+		}
+	case <-ctx.Done():
+		t.Fatal("the cancel did not end Next's wait")
+	}
 	closed := make(chan error, 1)
 	go func() { closed <- r.Close() }()
 	select {
