@@ -88,34 +88,27 @@ func TestAheadRestoresFromSplitState(t *testing.T) {
 	}
 }
 
-// TestAheadCloseMidRead: closing a read that crosses ahead after one
-// batch, with records and a crossing perhaps still under way (the wait is
-// made longer than the test's own deadline), returns and frees every
-// buffer; TestAheadCloseWakesTheCrossing holds the wake-up itself.
-func TestAheadCloseMidRead(t *testing.T) {
-	tp := loadTopic(t, workloads.FormatAvro, fresh("ahead-close"), withRecords(100))
-	source.SetPollWait(t, 10*time.Minute)
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer mem.AssertSize(t, 0)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
+// openPastEnd opens a read of tp that crosses ahead, in batches of 10,
+// over a range ending 1000 records past each partition's end: once it has
+// handed over the topic, it waits for records that never come.
+func openPastEnd(ctx context.Context, t *testing.T, tp *topic, mem memory.Allocator) consume.Reader {
+	t.Helper()
 	cfg := aheadConfig(tp, 10, mem)
-	// a stop past the end: the read waits for records that never come
-	stop := tp.ends()
-	for p := range stop {
-		stop[p] += 1000
+	cfg.Stop = tp.ends()
+	for p := range cfg.Stop {
+		cfg.Stop[p] += 1000
 	}
-	cfg.Stop = stop
 	r, err := source.Open(ctx, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := r.Next(ctx)
-	if err != nil {
-		r.Close()
-		t.Fatal(err)
-	}
-	b.Rec.Release()
+	return r
+}
+
+// closeWithin closes r, failing the test if Close has not returned by
+// ctx's end.
+func closeWithin(ctx context.Context, t *testing.T, r consume.Reader) {
+	t.Helper()
 	closed := make(chan error, 1)
 	go func() { closed <- r.Close() }()
 	select {
@@ -128,6 +121,27 @@ func TestAheadCloseMidRead(t *testing.T) {
 	}
 }
 
+// TestAheadCloseMidRead: closing a read that crosses ahead after one
+// batch, with records and a crossing perhaps still under way (the wait is
+// made longer than the test's own deadline), returns and frees every
+// buffer; TestAheadCloseWakesTheCrossing holds the wake-up itself.
+func TestAheadCloseMidRead(t *testing.T) {
+	tp := loadTopic(t, workloads.FormatAvro, fresh("ahead-close"), withRecords(100))
+	source.SetPollWait(t, 10*time.Minute)
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	r := openPastEnd(ctx, t, tp, mem)
+	b, err := r.Next(ctx)
+	if err != nil {
+		r.Close()
+		t.Fatal(err)
+	}
+	b.Rec.Release()
+	closeWithin(ctx, t, r)
+}
+
 // TestAheadCancelEndsAWait: a read that crosses ahead, having handed over
 // every record of a range that ends past the topic's end, waits in Next
 // (on the crossing ahead, or on its own) with every wait an hour long; a
@@ -138,16 +152,7 @@ func TestAheadCancelEndsAWait(t *testing.T) {
 	tp := loadTopic(t, workloads.FormatProtobuf, fresh("ahead-cancel"), withRecords(100))
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	cfg := aheadConfig(tp, 10, memory.NewGoAllocator())
-	stop := tp.ends()
-	for p := range stop {
-		stop[p] += 1000
-	}
-	cfg.Stop = stop
-	r, err := source.Open(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := openPastEnd(ctx, t, tp, memory.NewGoAllocator())
 	rows := 0
 	for rows < 100 {
 		b, err := r.Next(ctx)
@@ -173,14 +178,5 @@ func TestAheadCancelEndsAWait(t *testing.T) {
 	case <-ctx.Done():
 		t.Fatal("the cancel did not end Next's wait")
 	}
-	closed := make(chan error, 1)
-	go func() { closed <- r.Close() }()
-	select {
-	case err := <-closed:
-		if err != nil {
-			t.Fatal(err)
-		}
-	case <-ctx.Done():
-		t.Fatal("Close waited out the crossing ahead")
-	}
+	closeWithin(ctx, t, r)
 }
