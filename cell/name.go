@@ -52,8 +52,9 @@ type Cell struct {
 	// Par is a Flink cell's parallelism: "" (what Parse returns without a
 	// par part) for auto, else one of Pars.
 	Par string
-	// Drain is "" for the fast path's callback drain, DrainBatchQueue for
-	// rd_kafka_consume_batch_queue crossings.
+	// Drain is the fast path's crossing as the cell names it: "" for the
+	// fast path's default (FastDrain), else DrainCallback, DrainBatchQueue
+	// or DrainAhead.
 	Drain string
 	// PartFetch, QueueMin and FetchWait override the lab's librdkafka
 	// buffering (max.partition.fetch.bytes, queued.min.messages,
@@ -365,9 +366,7 @@ func (c *Cell) set(p Part) error {
 			c.Par = ""
 		}
 	case Drain:
-		if c.Drain, err = known(p, []string{DrainCallback, DrainBatchQueue, DrainAhead}); c.Drain == DrainCallback {
-			c.Drain = ""
-		}
+		c.Drain, err = known(p, []string{DrainCallback, DrainBatchQueue, DrainAhead})
 	case PartFetch:
 		if c.PartFetch, err = positive(p); c.PartFetch == LabPartFetch {
 			c.PartFetch = 0

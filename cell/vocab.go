@@ -50,12 +50,13 @@ const (
 	// (docs/references.md, "Parallelism").
 	Par = "par"
 
-	// Drain is the fast path's librdkafka crossing: the lab's callback
-	// drain (rd_kafka_consume_callback_queue, never written) or
+	// Drain is the fast path's librdkafka crossing: drain=callback (the
+	// lab's callback drain, rd_kafka_consume_callback_queue),
 	// drain=batchqueue (rd_kafka_consume_batch_queue, one message object
-	// per record), to measure one against the other, or drain=ahead (the
-	// callback drain with the next crossing under way while a crossing's
-	// messages are decoded; bounded cells only).
+	// per record) or drain=ahead (the callback drain with the next
+	// crossing under way while a crossing's messages are decoded; bounded
+	// cells only). A fast cell that names none runs the path's default for
+	// its read (Cell.FastDrain).
 	Drain = "drain"
 	// PartFetch is a librdkafka cell's max.partition.fetch.bytes: the most
 	// a fetch response brings per partition (partfetch=4194304; the lab's

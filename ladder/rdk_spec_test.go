@@ -34,7 +34,7 @@ exclude:
 	for _, pf := range []string{"262144", "4194304"} {
 		for _, qm := range []string{"", "/queuemin=1000000"} {
 			for _, st := range []string{"", "/rdkstats=100ms"} {
-				want = append(want, "path=fast/"+base+"/partfetch="+pf+qm+st)
+				want = append(want, "path=fast/"+base+"/drain=callback/partfetch="+pf+qm+st)
 			}
 		}
 	}

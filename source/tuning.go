@@ -49,11 +49,14 @@ var tuningLimits = struct {
 // IsZero reports whether the read runs with the lab's settings.
 func (t Tuning) IsZero() bool { return t == Tuning{} }
 
-// TuningOf is the tuning a cell's name asks for (partfetch, queuemin,
-// fetchwait).
+// TuningOf is the tuning a cell asks for: its partfetch, queuemin and
+// fetchwait, and on the fast path the drain it names or, naming none, the
+// fast path's default for its read (cell.FastDrain: ahead where a bounded
+// read decodes).
 func TuningOf(c cell.Cell) Tuning {
+	d := c.FastDrain()
 	return Tuning{PartitionFetchBytes: c.PartFetch, QueuedMinMessages: c.QueueMin, FetchWait: c.FetchWait,
-		BatchQueue: c.Drain == cell.DrainBatchQueue, Ahead: c.Drain == cell.DrainAhead}
+		BatchQueue: d == cell.DrainBatchQueue, Ahead: d == cell.DrainAhead}
 }
 
 func (t Tuning) validate(c *Config) error {

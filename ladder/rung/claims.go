@@ -68,15 +68,20 @@ func checkPath(c *rungargs.Cell, st consume.Stats, as consume.Assertions) error 
 		if st.Polls != 0 {
 			return fmt.Errorf("path=fast called Poll %d times", st.Polls)
 		}
-		claim, want := cell.DrainCallback, consume.DrainCallbackQueue
-		switch c.Drain {
+		// the drain the cell names, or the fast path's default for its read
+		claim, want := c.FastDrain(), consume.DrainCallbackQueue
+		switch claim {
 		case cell.DrainBatchQueue:
-			claim, want = cell.DrainBatchQueue, consume.DrainBatchQueue
+			want = consume.DrainBatchQueue
 		case cell.DrainAhead:
-			claim, want = cell.DrainAhead, consume.DrainCallbackAhead
+			want = consume.DrainCallbackAhead
 		}
 		if as.Drain != want {
-			return fmt.Errorf("cell claims drain=%s but the reader crosses with %q", claim, as.Drain)
+			named := "names"
+			if c.Drain == "" {
+				named = "defaults to"
+			}
+			return fmt.Errorf("cell %s drain=%s but the reader crosses with %q", named, claim, as.Drain)
 		}
 	case consume.PathRowwise, consume.PathShallow:
 		if st.Polls < st.Records || st.Crossings != 0 {

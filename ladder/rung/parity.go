@@ -48,7 +48,7 @@ func runCase(ctx context.Context, c *rungargs.Cell, b Build, cl clusters.Cluster
 	cfg := source.Config{
 		Path: consume.Path(c.Path), Bootstrap: c.Bootstrap, Props: c.Props, Topic: c.Topic,
 		Partitions: c.Partitions, Batch: c.Batch, CRC: c.CRC, Keys: c.Keys, Decoder: c.Value(cell.Decoder),
-		Codec: t.codec, Mem: mem, Timeout: StallTimeout(c.Timeout),
+		Codec: t.codec, Mem: mem, Timeout: StallTimeout(c.Timeout), Tuning: source.TuningOf(c.Cell),
 	}
 	appendAfterOpen := false
 	switch c.Case {

@@ -60,7 +60,9 @@ func TestArgsRoundTrip(t *testing.T) {
 	tuned.RdkStats, tuned.LiveDir, tuned.Rep = 100*time.Millisecond, "/run/live", 2
 	liveTuned := live
 	liveTuned.QueueMin = 5000
-	for _, c := range []rungargs.Cell{full(), small, kill, live, producer, maxrate, woken, bwoken, paused, committing, rescaling, rescaled, discovering, tuned, liveTuned} {
+	callback := small
+	callback.Path, callback.Drain = "fast", cell.DrainCallback
+	for _, c := range []rungargs.Cell{full(), small, kill, live, producer, maxrate, woken, bwoken, paused, committing, rescaling, rescaled, discovering, tuned, liveTuned, callback} {
 		back, err := rungargs.Parse(c.Args(), io.Discard)
 		if err != nil {
 			t.Fatalf("Parse(%q): %v", c.Args(), err)

@@ -66,7 +66,7 @@ func Decode(args []string, usage io.Writer) (Cell, error) {
 		shape[k] = fs.String(k, cell.Default(k), usage)
 	}
 	fs.DurationVar(&c.Pause, cell.Pause, 0, "pause one partition in turn at this interval and resume it an interval later, measuring both (0: never)")
-	drainFlag := fs.String(cell.Drain, cell.DrainCallback, "path=fast: the librdkafka crossing, callback (rd_kafka_consume_callback_queue) or batchqueue (rd_kafka_consume_batch_queue)")
+	drainFlag := fs.String(cell.Drain, "", "path=fast: the librdkafka crossing, callback (rd_kafka_consume_callback_queue), batchqueue (rd_kafka_consume_batch_queue) or ahead (the callback drain, one crossing ahead of the decoder); empty: the fast path's default for the read (ahead where a bounded read decodes, else callback)")
 	fs.IntVar(&c.PartFetch, cell.PartFetch, 0, "librdkafka paths: max.partition.fetch.bytes (0: the lab's 1 MiB)")
 	fs.IntVar(&c.QueueMin, cell.QueueMin, 0, "librdkafka paths: queued.min.messages (0: the lab's 100000)")
 	fs.DurationVar(&c.FetchWait, cell.FetchWait, 0, "librdkafka paths: fetch.wait.max.ms, whole milliseconds (0: the lab's 500ms)")
@@ -117,8 +117,10 @@ func Decode(args []string, usage io.Writer) (Cell, error) {
 			return Cell{}, fmt.Errorf("--%w", err)
 		}
 	}
-	if err := c.Set(cell.Drain, *drainFlag); err != nil {
-		return Cell{}, fmt.Errorf("--%w", err)
+	if *drainFlag != "" {
+		if err := c.Set(cell.Drain, *drainFlag); err != nil {
+			return Cell{}, fmt.Errorf("--%w", err)
+		}
 	}
 	// the lab's own buffering is no part of a name (cell.Set's rule)
 	if c.PartFetch == cell.LabPartFetch {
