@@ -153,3 +153,23 @@ func TestAheadDrainCell(t *testing.T) {
 		t.Errorf("live with drain=ahead: %v", err)
 	}
 }
+
+// TestDefaultDrainCell runs the fast path's default drain: a decoded cell
+// naming none crosses ahead, raw and drain=callback with the callback
+// drain, and no default is written into the name.
+func TestDefaultDrainCell(t *testing.T) {
+	for _, tc := range []struct {
+		format, drain, suffix, crossed string
+	}{
+		{cell.FormatJSON, "", "/crc=off", "client-drain: rd_kafka_consume_callback_queue, one crossing ahead\n"},
+		{cell.FormatRaw, "", "/crc=off", "client-drain: rd_kafka_consume_callback_queue\n"},
+		{cell.FormatJSON, cell.DrainCallback, "/drain=callback", "client-drain: rd_kafka_consume_callback_queue\n"},
+	} {
+		c := testCell(t)
+		c.Format, c.Drain = tc.format, tc.drain
+		r := rungtest.MustRun(t, c)
+		if r.Iters != records || !strings.HasSuffix(r.Name, tc.suffix) || !strings.Contains(r.Out, tc.crossed) {
+			t.Errorf("format=%s drain=%q: %q, %d records\n%s", tc.format, tc.drain, r.Name, r.Iters, r.Out)
+		}
+	}
+}
