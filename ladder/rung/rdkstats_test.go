@@ -13,6 +13,7 @@ import (
 	"github.com/fastpathlab/fplab/cell"
 	"github.com/fastpathlab/fplab/clusters"
 	"github.com/fastpathlab/fplab/ladder/rung/rungtest"
+	"github.com/fastpathlab/fplab/ladder/rungargs"
 	"github.com/fastpathlab/fplab/results"
 	"github.com/fastpathlab/fplab/workloads"
 )
@@ -128,9 +129,8 @@ func statsFetched(t *testing.T, path string) bool {
 func TestBatchQueueDrainCell(t *testing.T) {
 	c := testCell(t)
 	c.Drain = cell.DrainBatchQueue
-	r := rungtest.MustRun(t, c)
-	if r.Iters != records || !strings.HasSuffix(r.Name, "/drain=batchqueue") || !strings.Contains(r.Out, "client-drain: rd_kafka_consume_batch_queue") {
-		t.Fatalf("%q, %d records\n%s", r.Name, r.Iters, r.Out)
+	if !drainCellReads(t, c, "/drain=batchqueue", "client-drain: rd_kafka_consume_batch_queue") {
+		t.FailNow()
 	}
 	c.Path = cell.PathShallow
 	if _, err := rungtest.Run(t, c); err == nil || !strings.Contains(err.Error(), "fast path's crossing") {
@@ -144,9 +144,8 @@ func TestBatchQueueDrainCell(t *testing.T) {
 func TestAheadDrainCell(t *testing.T) {
 	c := testCell(t)
 	c.Drain = cell.DrainAhead
-	r := rungtest.MustRun(t, c)
-	if r.Iters != records || !strings.HasSuffix(r.Name, "/drain=ahead") || !strings.Contains(r.Out, "client-drain: rd_kafka_consume_callback_queue, one crossing ahead") {
-		t.Fatalf("%q, %d records\n%s", r.Name, r.Iters, r.Out)
+	if !drainCellReads(t, c, "/drain=ahead", "client-drain: rd_kafka_consume_callback_queue, one crossing ahead") {
+		t.FailNow()
 	}
 	c.Mode, c.Rate, c.Linger = cell.ModeLive, 1000, 10*time.Millisecond
 	if _, err := rungtest.Run(t, c); err == nil || !strings.Contains(err.Error(), "drain=ahead runs on bounded reads") {
@@ -167,9 +166,19 @@ func TestDefaultDrainCell(t *testing.T) {
 	} {
 		c := testCell(t)
 		c.Format, c.Drain = tc.format, tc.drain
-		r := rungtest.MustRun(t, c)
-		if r.Iters != records || !strings.HasSuffix(r.Name, tc.suffix) || !strings.Contains(r.Out, tc.crossed) {
-			t.Errorf("format=%s drain=%q: %q, %d records\n%s", tc.format, tc.drain, r.Name, r.Iters, r.Out)
-		}
+		drainCellReads(t, c, tc.suffix, tc.crossed)
 	}
+}
+
+// drainCellReads runs a fast cell and reports whether it read the whole
+// corpus under a name ending in suffix with the client-drain line crossed;
+// it marks the test failed, with the cell's output, when not.
+func drainCellReads(t *testing.T, c rungargs.Cell, suffix, crossed string) bool {
+	t.Helper()
+	r := rungtest.MustRun(t, c)
+	if r.Iters != records || !strings.HasSuffix(r.Name, suffix) || !strings.Contains(r.Out, crossed) {
+		t.Errorf("drain=%q: %q, %d records\n%s", c.Drain, r.Name, r.Iters, r.Out)
+		return false
+	}
+	return true
 }
